@@ -1,0 +1,86 @@
+/** The one code table (DECISIONS §4): each code's default status and error type. */
+export const ERROR_CODES = {
+  invalid_request: { status: 422, type: "invalid_request_error" },
+  unauthenticated: { status: 401, type: "authentication_error" },
+  insufficient_scope: { status: 403, type: "permission_error" },
+  not_found: { status: 404, type: "invalid_request_error" },
+  conflict: { status: 409, type: "invalid_request_error" },
+  authority_required: { status: 409, type: "gate_error" },
+  sanctions_gate: { status: 409, type: "gate_error" },
+  stay_in_effect: { status: 409, type: "gate_error" },
+  endpoint_retired: { status: 410, type: "invalid_request_error" },
+  rate_limited: { status: 429, type: "rate_limit_error" },
+  internal_error: { status: 500, type: "api_error" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const DOC_BASE_URL = "/docs#errors";
+
+export function docUrlFor(code: ErrorCode): string {
+  return `${DOC_BASE_URL}-${code.replaceAll("_", "-")}`;
+}
+
+export interface AppErrorOptions {
+  message: string;
+  param?: string;
+  details?: Record<string, unknown>;
+  /** Overrides the table's status where the contract allows two (400 vs 422, 413). */
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** The one error type services throw; each app turns it into its wire envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: AppErrorOptions) {
+    super(options.message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code].status;
+    this.param = options.param;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function notFound(resource: string, id: string, param?: string): AppError {
+  return new AppError("not_found", { message: `No such ${resource}: '${id}'.`, ...(param ? { param } : {}) });
+}
+
+export function badRequest(message: string, param?: string): AppError {
+  return new AppError("invalid_request", { status: 400, message, ...(param ? { param } : {}) });
+}
+
+export interface ErrorBody {
+  error: {
+    type: string;
+    code: ErrorCode;
+    message: string;
+    param?: string;
+    details?: Record<string, unknown>;
+    doc_url: string;
+    request_id: string;
+  };
+  audit_ref: string;
+}
+
+export function toErrorBody(error: AppError, requestId: string): ErrorBody {
+  return {
+    error: {
+      type: ERROR_CODES[error.code].type,
+      code: error.code,
+      message: error.message,
+      ...(error.param !== undefined ? { param: error.param } : {}),
+      ...(error.details !== undefined ? { details: error.details } : {}),
+      doc_url: docUrlFor(error.code),
+      request_id: requestId,
+    },
+    audit_ref: requestId,
+  };
+}

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { ERROR_CODES } from "./errors";
+import { OPERATIONS, type Operation } from "./operations";
+import { CURRENT_VERSION } from "./versions";
+
+const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      type: z.string(),
+      code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
+      message: z.string(),
+      param: z.string().optional(),
+      details: z.record(z.string(), z.unknown()).optional(),
+      doc_url: z.string(),
+      request_id: z.string(),
+    }),
+    audit_ref: z.string(),
+  })
+  .meta({ id: "Error" });
+
+type JsonSchema = Record<string, unknown>;
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the service validates with. */
+export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
+  const components: Record<string, JsonSchema> = {};
+  const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+    const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
+    const json = JSON.parse(
+      JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/'),
+    ) as JsonSchema & {
+      $defs?: Record<string, JsonSchema>;
+    };
+    const { $defs, $schema: _ignored, ...rest } = json;
+    for (const [name, def] of Object.entries($defs ?? {})) components[name] = def;
+    return rest;
+  };
+  const errorSchema = toSchema(ErrorEnvelope, "output");
+  components.Error = errorSchema;
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of Object.values(OPERATIONS) as Operation[]) {
+    const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const query = op.query ? toSchema(op.query, "input") : undefined;
+    const queryParams = query?.properties
+      ? Object.entries(query.properties as Record<string, JsonSchema>).map(([name, schema]) => ({
+          name,
+          in: "query",
+          required: ((query.required as string[] | undefined) ?? []).includes(name),
+          schema,
+        }))
+      : [];
+    const headerParams = [
+      { name: "Svc-Version", in: "header", required: false, schema: { type: "string", example: CURRENT_VERSION } },
+      ...(op.method === "POST"
+        ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }]
+        : []),
+    ];
+    const errorResponse = (description: string) => ({
+      description,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+    });
+    const operation: Record<string, unknown> = {
+      operationId: op.id,
+      summary: op.summary,
+      tags: [op.tag],
+      "x-scope": op.scope,
+      parameters: [...params, ...queryParams, ...headerParams],
+      security: op.scope === "none" ? [] : [{ bearerAuth: [] }],
+      responses: {
+        [String(op.successStatus)]: {
+          description: "Success",
+          content: { "application/json": { schema: toSchema(op.response, "output") } },
+        },
+        ...(op.body || op.query ? { "400": errorResponse("Malformed request") } : {}),
+        ...(op.scope !== "none" ? { "401": errorResponse("Missing or invalid key") } : {}),
+        ...(op.scope !== "none" && op.scope !== "any" ? { "403": errorResponse("Key lacks the scope") } : {}),
+        ...(op.path.includes("{") ? { "404": errorResponse("Unknown id") } : {}),
+        ...(op.body ? { "422": errorResponse("Invalid body; names every bad field") } : {}),
+        "429": errorResponse("Rate limited"),
+      },
+    };
+    if (op.body) {
+      operation.requestBody = {
+        required: true,
+        content: { "application/json": { schema: toSchema(op.body, "input") } },
+      };
+    }
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Case-recovery enforcement API",
+      version: CURRENT_VERSION,
+      description:
+        "System of record for recovering court judgments. Every state change is a signed event on a tamper-evident hash chain.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "svc_test_… or svc_live_… key" } },
+      schemas: components,
+    },
+    paths,
+  };
+}

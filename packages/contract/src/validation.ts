@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import { AppError } from "./errors";
+
+interface InvalidField {
+  param: string;
+  message: string;
+  allowed?: readonly unknown[];
+}
+
+function paramOf(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".");
+}
+
+/** Turns every zod issue into one error that names every bad field (DECISIONS §4). */
+export function toValidationError(error: z.ZodError, status: 400 | 422, source: "body" | "query"): AppError {
+  const missing: string[] = [];
+  const invalid: InvalidField[] = [];
+  for (const issue of error.issues) {
+    const param = paramOf(issue.path) || source;
+    if (issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined) {
+      missing.push(param);
+    } else if (issue.code === "invalid_value") {
+      invalid.push({ param, message: `must be one of: ${issue.values.join(", ")}`, allowed: issue.values });
+    } else {
+      invalid.push({ param, message: issue.message });
+    }
+  }
+  const parts: string[] = [];
+  if (missing.length) parts.push(`Missing required field${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
+  if (invalid.length) parts.push(`Invalid ${invalid.map((f) => `${f.param} (${f.message})`).join("; ")}.`);
+  const details: Record<string, unknown> = {};
+  if (missing.length) details.missing = missing;
+  if (invalid.length) details.invalid = invalid;
+  const enumErrors = invalid.filter((f) => f.allowed);
+  if (enumErrors.length === 1 && enumErrors[0]?.allowed) details.allowed = enumErrors[0].allowed;
+  return new AppError("invalid_request", {
+    status,
+    message: parts.join(" "),
+    param: missing[0] ?? invalid[0]?.param ?? source,
+    details,
+  });
+}
+
+/** Parses a JSON body: not an object → 422; bad fields → 422 naming each one. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const input = body === undefined || body === null ? {} : body;
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw new AppError("invalid_request", { message: "The request body must be a JSON object.", param: "body" });
+  }
+  const result = schema.safeParse(input, { reportInput: true });
+  if (!result.success) throw toValidationError(result.error, 422, "body");
+  return result.data;
+}
+
+/** Parses query parameters: bad values are 400 (DECISIONS §5). */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const result = schema.safeParse(query ?? {}, { reportInput: true });
+  if (!result.success) throw toValidationError(result.error, 400, "query");
+  return result.data;
+}

@@ -1,0 +1,71 @@
+/** Every id prefix the service issues, from one table (DECISIONS §1). */
+export const ID_PREFIXES = {
+  organization: "org",
+  apiKey: "key",
+  request: "req",
+  matter: "matter",
+  party: "party",
+  judgment: "judgment",
+  deadline: "dl",
+  packet: "pkt",
+  packetExport: "pex",
+  recoveryEvent: "rcv",
+  remittanceEvent: "rem",
+  waterfall: "wf",
+  job: "job",
+  assetMap: "amap",
+  webhookEndpoint: "we",
+  webhookDelivery: "whd",
+  event: "evt",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+const TIME_CHARS = 10;
+const RANDOM_CHARS = 16;
+export const RANDOM_BYTES_PER_ID = 10;
+
+/**
+ * A ULID body in lowercase Crockford base32: 48 bits of milliseconds then 80 random bits,
+ * so ids of one prefix sort by creation time (lexicographic order = time order).
+ */
+export function formatId(prefix: IdPrefix, timeMs: number, random: Uint8Array): string {
+  if (!Number.isInteger(timeMs) || timeMs < 0 || timeMs > 2 ** 48 - 1) {
+    throw new RangeError(`timeMs out of range: ${timeMs}`);
+  }
+  if (random.length !== RANDOM_BYTES_PER_ID) {
+    throw new RangeError(`random must be ${RANDOM_BYTES_PER_ID} bytes`);
+  }
+  let time = "";
+  let t = timeMs;
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let bits = 0n;
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+  let rand = "";
+  for (let i = 0; i < RANDOM_CHARS; i++) {
+    rand = CROCKFORD[Number(bits & 31n)] + rand;
+    bits >>= 5n;
+  }
+  return `${prefix}_${time}${rand}`;
+}
+
+const BODY = new RegExp(`^[${CROCKFORD}]{${TIME_CHARS + RANDOM_CHARS}}$`);
+
+/** True when `id` is a well-formed id of the given prefix. A wrong prefix is simply an unknown id. */
+export function isIdOf(prefix: IdPrefix, id: string): boolean {
+  const underscore = id.lastIndexOf("_");
+  return id.slice(0, underscore) === prefix && BODY.test(id.slice(underscore + 1));
+}
+
+/** The creation time encoded in an id, in milliseconds. */
+export function idTimestamp(id: string): number {
+  const body = id.slice(id.lastIndexOf("_") + 1, id.lastIndexOf("_") + 1 + TIME_CHARS);
+  let t = 0;
+  for (const ch of body) t = t * 32 + CROCKFORD.indexOf(ch);
+  return t;
+}

@@ -1,0 +1,6 @@
+export * from "./client";
+export * from "./event-log";
+export * from "./id-generator";
+export * from "./migrate";
+export * as schema from "./schema";
+export * from "./dev-secrets";
