@@ -1,0 +1,72 @@
+import { AppError, buildOpenApiDocument } from "@crs/contract";
+import type { ServiceDeps, Surface } from "@crs/services";
+import { newId } from "@crs/db";
+import Fastify, { type FastifyInstance } from "fastify";
+import { sendError } from "./plumbing/send-error";
+import { registerCurrentRoutes } from "./routes";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    requestId: string;
+  }
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildRestAppOptions {
+  deps: ServiceDeps;
+  baseUrl: string;
+  surface?: Surface;
+  logLevel?: string;
+}
+
+export async function buildRestApp(options: BuildRestAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? "info" },
+    bodyLimit: BODY_LIMIT_BYTES,
+    disableRequestLogging: true,
+    trustProxy: false,
+    genReqId: () => newId("request"),
+  });
+  app.decorateRequest("requestId", "");
+  app.addHook("onRequest", async (request, reply) => {
+    request.requestId = request.id;
+    reply.header("Svc-Request-Id", request.id);
+  });
+
+  // Empty bodies are `{}`; anything that is not JSON is a 400 that names the problem.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new AppError("invalid_request", {
+          status: 400,
+          message: `The request body is not valid JSON: ${(error as Error).message}`,
+        }),
+        undefined,
+      );
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(reply, request, error));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      request,
+      new AppError("not_found", {
+        message: `Unrecognized request URL (${request.method} ${request.url.split("?")[0]}).`,
+      }),
+    ),
+  );
+
+  const config = { deps: options.deps, surface: options.surface ?? "current", baseUrl: options.baseUrl } as const;
+  registerCurrentRoutes(app, config);
+
+  const openApi = JSON.stringify(buildOpenApiDocument(options.baseUrl));
+  app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
+  return app;
+}

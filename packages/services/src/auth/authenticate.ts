@@ -1,0 +1,96 @@
+import { checkKeyStatus, verifyApiKey } from "@crs/core";
+import { AppError, CURRENT_VERSION, expandGrants, type AnyScope, type ApiVersion, isApiVersion } from "@crs/contract";
+import { schema } from "@crs/db";
+import { and, eq, isNull } from "drizzle-orm";
+import type { ServiceDeps } from "../context";
+import type { RateLimitPolicy } from "../rate-limits/consume-token";
+
+export type Surface = "current" | "legacy";
+
+export interface AuthenticatedKey {
+  organizationId: string;
+  environment: "sandbox" | "live";
+  keyId: string;
+  scopes: ReadonlySet<AnyScope>;
+  pinnedVersion: ApiVersion;
+  rateLimit: RateLimitPolicy;
+}
+
+const invalidKey = (message = "Invalid API key provided.") =>
+  new AppError("unauthenticated", { message, headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });
+
+/** Reads `Authorization: Bearer <key>`; returns null when no key was sent. */
+export function readBearerToken(header: string | undefined): string | null {
+  if (header === undefined || header === "") return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw invalidKey("The Authorization header must be 'Bearer <API key>'.");
+  return match[1];
+}
+
+/**
+ * Verifies the key's MAC without the database, then reads its metadata row once: revoked keys
+ * and keys whose row disagrees with the token are refused, and an unpinned key is pinned to the
+ * current version at its first call.
+ */
+export async function authenticateKey(deps: ServiceDeps, token: string, surface: Surface): Promise<AuthenticatedKey> {
+  const verification = verifyApiKey(token, deps.keySigningSecret);
+  if (!verification.ok) throw invalidKey();
+  const expectedKind = surface === "legacy" ? "legacy_sandbox" : null;
+  if (surface === "legacy" ? verification.kind !== expectedKind : verification.kind === "legacy_sandbox") {
+    throw invalidKey(
+      surface === "legacy"
+        ? "The legacy listener accepts only svc_legacy_test_ keys."
+        : "svc_legacy_test_ keys are accepted only on the legacy listener.",
+    );
+  }
+  const { claims } = verification;
+  const [row] = await deps.db
+    .select({
+      organizationId: schema.apiKeys.organizationId,
+      environment: schema.apiKeys.environment,
+      revokedAt: schema.apiKeys.revokedAt,
+      pinnedVersion: schema.apiKeys.pinnedVersion,
+      ratePerSecond: schema.organizations.ratePerSecond,
+      rateBurst: schema.organizations.rateBurst,
+    })
+    .from(schema.apiKeys)
+    .innerJoin(schema.organizations, eq(schema.organizations.id, schema.apiKeys.organizationId))
+    .where(and(eq(schema.apiKeys.organizationId, claims.org), eq(schema.apiKeys.id, claims.kid)));
+  const status = checkKeyStatus(claims, row);
+  if (status === "revoked") throw invalidKey("This API key has been revoked.");
+  if (status === "unknown" || !row) throw invalidKey();
+
+  let pinned = row.pinnedVersion;
+  if (pinned === null) {
+    pinned = verification.kind === "legacy_sandbox" ? "2026-06-11" : CURRENT_VERSION;
+    await deps.db
+      .update(schema.apiKeys)
+      .set({ pinnedVersion: pinned })
+      .where(
+        and(
+          eq(schema.apiKeys.organizationId, claims.org),
+          eq(schema.apiKeys.id, claims.kid),
+          isNull(schema.apiKeys.pinnedVersion),
+        ),
+      );
+  }
+  return {
+    organizationId: claims.org,
+    environment: claims.env,
+    keyId: claims.kid,
+    scopes: expandGrants(claims.grants),
+    pinnedVersion: isApiVersion(pinned) ? pinned : CURRENT_VERSION,
+    rateLimit: { perSecond: row.ratePerSecond, burst: row.rateBurst },
+  };
+}
+
+/** 403 naming the scope the operation needs. */
+export function requireScope(scopes: ReadonlySet<AnyScope>, scope: AnyScope | "none" | "any"): void {
+  if (scope === "none" || scope === "any") return;
+  if (!scopes.has(scope)) {
+    throw new AppError("insufficient_scope", {
+      message: `This key lacks the '${scope}' scope required by this operation.`,
+      details: { required_scope: scope },
+    });
+  }
+}

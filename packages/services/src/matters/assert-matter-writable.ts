@@ -1,0 +1,12 @@
+import { checkMatterWritable, type MatterStatus } from "@crs/core";
+import { AppError } from "@crs/contract";
+
+/** 409 for any write to a closed matter or its children. */
+export function assertMatterWritable(matter: { id: string; status: string }): void {
+  if (checkMatterWritable(matter.status as MatterStatus).refused) {
+    throw new AppError("conflict", {
+      message: `Matter '${matter.id}' is closed and refuses writes.`,
+      param: "matter_id",
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import type { Matter, UpdateMatterBody } from "@crs/contract";
+import { schema, type Transaction } from "@crs/db";
+import { and, eq } from "drizzle-orm";
+import { writeStamp } from "../audit";
+import type { Actor, ServiceDeps } from "../context";
+import { recordEvent } from "../events/record-event";
+import { assertMatterWritable } from "./assert-matter-writable";
+import { lockMatter } from "./load-matter";
+import { presentMatter } from "./present-matter";
+
+export async function updateMatter(
+  tx: Transaction,
+  deps: ServiceDeps,
+  actor: Actor,
+  matterId: string,
+  params: UpdateMatterBody,
+): Promise<Matter> {
+  const current = await lockMatter(tx, actor, matterId);
+  assertMatterWritable(current);
+  const before = presentMatter(current);
+  const changes = {
+    ...(params.name !== undefined ? { name: params.name } : {}),
+    ...(params.status !== undefined ? { status: params.status } : {}),
+    ...(params.lead_counsel !== undefined ? { leadCounsel: params.lead_counsel } : {}),
+    ...(params.notes !== undefined ? { notes: params.notes } : {}),
+    ...(params.retention_policy !== undefined ? { retentionPolicy: params.retention_policy } : {}),
+    ...(params.economics !== undefined
+      ? { economics: { ...current.economics, ...stripUndefined(params.economics) } }
+      : {}),
+  };
+  const now = deps.clock();
+  const [row] = await tx
+    .update(schema.matters)
+    .set({ ...changes, ...writeStamp(actor, now) })
+    .where(and(eq(schema.matters.organizationId, actor.organizationId), eq(schema.matters.id, current.id)))
+    .returning();
+  if (!row) throw new Error("matter update returned nothing");
+  const matter = presentMatter(row);
+  await recordEvent(tx, deps, actor, {
+    type: "matter.updated",
+    idField: "matter_id",
+    object: matter,
+    matterId: matter.id,
+    extra: { previous_attributes: previousAttributes(before, matter) },
+  });
+  return matter;
+}
+
+function stripUndefined(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
+
+/** The fields whose values changed, with their values before the update (audit and updated_at aside). */
+function previousAttributes(before: Matter, after: Matter): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const key of Object.keys(before) as (keyof Matter)[]) {
+    if (key === "audit" || key === "updated_at") continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key];
+  }
+  return previous;
+}

@@ -1,0 +1,40 @@
+import { badRequest, type ListQuery } from "@crs/contract";
+import { asc, desc, gt, lt, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+
+const CURSOR = /^[a-z]+_[0-9a-z]{26}$/;
+
+/**
+ * Cursor pagination over a time-ordered id column, most recent first. `starting_after` walks to
+ * older items, `ending_before` to newer ones; one extra row tells whether more remain.
+ */
+export function pageWindow(idColumn: PgColumn, query: ListQuery) {
+  if (query.starting_after && query.ending_before) {
+    throw badRequest("Give starting_after or ending_before, not both.", "ending_before");
+  }
+  for (const param of ["starting_after", "ending_before"] as const) {
+    const value = query[param];
+    if (value !== undefined && !CURSOR.test(value)) throw badRequest(`${param} must be an object id.`, param);
+  }
+  const backwards = query.ending_before !== undefined;
+  const cursor: SQL | undefined = query.starting_after
+    ? lt(idColumn, query.starting_after)
+    : query.ending_before
+      ? gt(idColumn, query.ending_before)
+      : undefined;
+  return {
+    cursor,
+    orderBy: backwards ? asc(idColumn) : desc(idColumn),
+    fetch: query.limit + 1,
+    /** trims the probe row and restores most-recent-first order */
+    page<T>(rows: T[]): { data: T[]; has_more: boolean } {
+      const has_more = rows.length > query.limit;
+      const data = rows.slice(0, query.limit);
+      return { data: backwards ? data.reverse() : data, has_more };
+    },
+  };
+}
+
+export function listEnvelope<T>(url: string, page: { data: T[]; has_more: boolean }) {
+  return { object: "list" as const, data: page.data, has_more: page.has_more, url };
+}

@@ -1,0 +1,25 @@
+import { formatTimestamp } from "@crs/core";
+import { notFound, type Organization } from "@crs/contract";
+import { schema } from "@crs/db";
+import { eq } from "drizzle-orm";
+import type { Actor, ServiceDeps } from "../context";
+
+export async function retrieveOrganization(deps: ServiceDeps, actor: Actor): Promise<Organization> {
+  const [row] = await deps.db
+    .select()
+    .from(schema.organizations)
+    .where(eq(schema.organizations.id, actor.organizationId));
+  if (!row) throw notFound("organization", actor.organizationId);
+  return {
+    object: "organization",
+    id: row.id,
+    organization_id: row.id,
+    name: row.name,
+    environment: row.environment,
+    plan: row.plan,
+    rate_limit: { per_second: row.ratePerSecond, burst: row.rateBurst },
+    api_version: actor.apiVersion,
+    created_at: formatTimestamp(row.createdAt),
+    webhook_fallback_url: row.webhookFallbackUrl,
+  };
+}
