@@ -1,7 +1,8 @@
 import { AppError, buildOpenApiDocument } from "@crs/contract";
 import type { ServiceDeps, Surface } from "@crs/services";
 import { newId } from "@crs/db";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { registerDocs } from "./docs/register-docs";
 import { sendError } from "./plumbing/send-error";
 import { registerCurrentRoutes } from "./routes";
 
@@ -24,7 +25,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   const app = Fastify({
     logger: { level: options.logLevel ?? "info" },
     bodyLimit: BODY_LIMIT_BYTES,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     genReqId: () => newId("request"),
   });
@@ -66,7 +67,9 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   const config = { deps: options.deps, surface: options.surface ?? "current", baseUrl: options.baseUrl } as const;
   registerCurrentRoutes(app, config);
 
-  const openApi = JSON.stringify(buildOpenApiDocument(options.baseUrl));
+  const openApiDocument = buildOpenApiDocument(options.baseUrl);
+  const openApi = JSON.stringify(openApiDocument);
   app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
+  await registerDocs(app, { openApiDocument });
   return app;
 }

@@ -47,9 +47,28 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (typeof input !== "object" || Array.isArray(input)) {
     throw new AppError("invalid_request", { message: "The request body must be a JSON object.", param: "body" });
   }
+  const unstorable = findUnstorableText(input, []);
+  if (unstorable) {
+    throw new AppError("invalid_request", {
+      message: `Invalid ${unstorable} (must not contain NUL characters or unpaired surrogates).`,
+      param: unstorable,
+      details: { invalid: [{ param: unstorable, message: "must not contain NUL characters or unpaired surrogates" }] },
+    });
+  }
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, 422, "body");
   return result.data;
+}
+
+/** Text Postgres cannot store (NUL) or JCS cannot hash (lone surrogates) is refused up front, never a 5xx. */
+function findUnstorableText(value: unknown, path: string[]): string | null {
+  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed() ? path.join(".") || "body" : null;
+  if (typeof value !== "object" || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findUnstorableText(key, [...path, key]) ?? findUnstorableText(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Parses query parameters: bad values are 400 (DECISIONS §5). */

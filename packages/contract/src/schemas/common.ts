@@ -30,7 +30,9 @@ export const Audit = z
   })
   .meta({ id: "Audit" });
 
-const cursor = z.string().min(1).max(255);
+/** An object id as a filter or cursor: `<prefix>_<26 base32 chars>`; anything else is a 400. */
+export const ObjectIdParam = z.string().regex(/^[a-z]+_[0-9a-z]{26}$/, "must be an object id");
+const cursor = ObjectIdParam;
 
 export const ListQuery = z.object({
   limit: z.coerce

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ListQuery, Timestamp } from "./common";
+import { ListQuery, ObjectIdParam, Timestamp } from "./common";
 
 export const EVENT_TYPES = [
   "matter.created",
@@ -45,7 +45,7 @@ export const Event = z
 export type Event = z.infer<typeof Event>;
 
 export const ListEventsQuery = ListQuery.extend({
-  matter_id: z.string().min(1).optional(),
+  matter_id: ObjectIdParam.optional(),
   type: z.enum(EVENT_TYPES).optional(),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuery>;
