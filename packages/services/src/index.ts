@@ -21,3 +21,4 @@ export * from "./platform/describe-capabilities";
 export * from "./platform/retrieve-organization";
 export * from "./rate-limits/consume-token";
 export * from "./runtime";
+export * from "./idempotency/sweep-expired-idempotency-records";

@@ -1,27 +1,51 @@
-import type { ListEventsQuery } from "@crs/contract";
+import { badRequest, type ListEventsQuery } from "@crs/contract";
 import { schema } from "@crs/db";
-import { and, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import type { Actor, ServiceDeps } from "../context";
-import { listEnvelope, pageWindow } from "../pagination";
+import { listEnvelope } from "../pagination";
 import { presentEvent } from "./present-event";
 
-/** Events, most recent first. Event ids are time-ordered, so the id cursor follows the chain order. */
+/**
+ * Events in chain order, most recent first. Ids are minted before the chain lock is taken, so
+ * two concurrent writes can hold ids in the opposite order of their sequences: the cursor id is
+ * resolved to its sequence and the page is cut by sequence, which is the order the chain defines.
+ */
 export async function listEvents(deps: ServiceDeps, actor: Actor, query: ListEventsQuery) {
+  if (query.starting_after && query.ending_before) {
+    throw badRequest("Give starting_after or ending_before, not both.", "ending_before");
+  }
   const e = schema.events;
-  const window = pageWindow(e.id, query);
+  const scope = and(eq(e.organizationId, actor.organizationId), eq(e.environment, actor.environment));
+  const cursorParam = query.starting_after ? "starting_after" : query.ending_before ? "ending_before" : null;
+  let cursorSequence: number | null = null;
+  if (cursorParam) {
+    const cursorId = query[cursorParam] as string;
+    const [cursorRow] = await deps.db
+      .select({ sequence: e.sequence })
+      .from(e)
+      .where(and(scope, eq(e.id, cursorId)));
+    if (!cursorRow) throw badRequest(`No such event: '${cursorId}'.`, cursorParam);
+    cursorSequence = cursorRow.sequence;
+  }
+  const backwards = cursorParam === "ending_before";
   const rows = await deps.db
     .select()
     .from(e)
     .where(
       and(
-        eq(e.organizationId, actor.organizationId),
-        eq(e.environment, actor.environment),
+        scope,
         query.matter_id !== undefined ? eq(e.matterId, query.matter_id) : undefined,
         query.type !== undefined ? eq(e.type, query.type) : undefined,
-        window.cursor,
+        cursorSequence === null
+          ? undefined
+          : backwards
+            ? gt(e.sequence, cursorSequence)
+            : lt(e.sequence, cursorSequence),
       ),
     )
-    .orderBy(window.orderBy)
-    .limit(window.fetch);
-  return listEnvelope("/v1/events", window.page(rows.map(presentEvent)));
+    .orderBy(backwards ? asc(e.sequence) : desc(e.sequence))
+    .limit(query.limit + 1);
+  const has_more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit).map(presentEvent);
+  return listEnvelope("/v1/events", { data: backwards ? page.reverse() : page, has_more });
 }

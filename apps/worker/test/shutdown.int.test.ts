@@ -1,0 +1,128 @@
+import { EventEmitter } from "node:events";
+import { connectDatabase } from "@crs/db";
+import { createTestDatabase } from "@crs/db/testing";
+import { makeWorkerUtils, type Task, type WorkerEvents, type WorkerUtils } from "graphile-worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger, toGraphileLogger } from "../src/logger";
+import { startWorker } from "../src/runner";
+import { createCapturingLogger, deferred, waitUntil, within } from "./helpers";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let connection: ReturnType<typeof connectDatabase>;
+let utils: WorkerUtils;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  connection = connectDatabase(database.url, { max: 2 });
+  utils = await makeWorkerUtils({ connectionString: database.url, logger: toGraphileLogger(silentLogger) });
+});
+
+afterAll(async () => {
+  await utils?.release();
+  await connection?.close();
+  await database?.drop();
+});
+
+/** Raw row (timestamps come back as text: drizzle swaps the postgres.js parsers of this client). */
+interface JobRow {
+  id: string;
+  locked_at: string | null;
+  locked_by: string | null;
+  attempts: number;
+  last_error: string | null;
+}
+
+async function jobRow(id: string): Promise<JobRow | undefined> {
+  const rows = await connection.client<JobRow[]>`
+    select id::text, locked_at, locked_by, attempts, last_error from graphile_worker._private_jobs where id = ${id}`;
+  return rows[0];
+}
+
+/**
+ * True once the worker's LISTEN connection (opened after `since`) has run its UNLISTEN: the last
+ * database step of graphile-worker's pool deactivation, after which shutdown only waits for the
+ * running jobs and then ends its pg pool.
+ */
+async function listenerReleased(since: Date): Promise<boolean> {
+  const rows = await connection.client`
+    select pid from pg_stat_activity
+    where datname = current_database() and backend_start >= ${since}
+      and state = 'idle' and query like 'UNLISTEN "jobs:insert"%'`;
+  return rows.length > 0;
+}
+
+/**
+ * Starts the real worker with one probe task that blocks until released, enqueues it, and once it
+ * runs calls stop(). The probe is released only when graphile-worker's shutdown has got as far as
+ * waiting for running jobs (its listener is released), so the job's outcome is recorded while
+ * stop() is in progress and right before the pool ends: the window where the default
+ * configuration (batch delays -1) loses the completion and leaves the row locked.
+ */
+async function finishJobDuringStop(outcome: "complete" | "fail") {
+  const identifier = `test.slow_${outcome}`;
+  const started = deferred();
+  const release = deferred();
+  let finished = false;
+  const probe: Task = async () => {
+    started.resolve();
+    await release.promise;
+    finished = true;
+    if (outcome === "fail") throw new Error("failed while the worker was stopping");
+  };
+  const events = new EventEmitter() as WorkerEvents;
+  const shutdownBegan = new Promise<void>((resolve) => events.once("pool:gracefulShutdown", () => resolve()));
+  const logger = createCapturingLogger();
+  const [clock] = await connection.client<{ now: Date }[]>`select now() as now`;
+  const since = clock?.now ?? new Date(0);
+  const worker = await startWorker({
+    databaseUrl: database.url,
+    concurrency: 1,
+    logger,
+    taskList: { [identifier]: probe },
+    cronItems: [],
+    events,
+  });
+  const job = await utils.addJob(identifier, {});
+  await within(started.promise, 30_000, "the probe job to start");
+
+  const stopping = worker.stop();
+  await within(shutdownBegan, 30_000, "graceful shutdown to begin");
+  await waitUntil(() => listenerReleased(since), "the worker to release its LISTEN connection");
+  expect(finished).toBe(false);
+  release.resolve();
+  await within(stopping, 30_000, "stop() to resolve");
+
+  expect(finished).toBe(true);
+  return { jobId: job.id, logger };
+}
+
+describe("worker shutdown", () => {
+  it("records the completion of a job that finishes during stop(), leaving no locked row", async () => {
+    const { jobId, logger } = await finishJobDuringStop("complete");
+
+    // Completed jobs are deleted. A lost completion leaves the row locked with attempts = 1.
+    expect(await jobRow(jobId)).toBeUndefined();
+    expect(await connection.client`select id from graphile_worker.jobs where id = ${jobId}`).toHaveLength(0);
+    expect(logger.problems()).toEqual([]);
+  });
+
+  it("records the failure of a job that fails during stop(), unlocked so it is retried", async () => {
+    const { jobId } = await finishJobDuringStop("fail");
+
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ locked_at: null, locked_by: null, attempts: 1 });
+    expect(row?.last_error).toContain("failed while the worker was stopping");
+  });
+
+  it("can be stopped twice", async () => {
+    const worker = await startWorker({
+      databaseUrl: database.url,
+      concurrency: 1,
+      logger: silentLogger,
+      cronItems: [],
+    });
+    await Promise.all([worker.stop(), worker.stop()]);
+    await worker.stop();
+    await expect(worker.done).resolves.toBeUndefined();
+  });
+});
