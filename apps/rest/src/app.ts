@@ -1,4 +1,4 @@
-import { AppError, buildOpenApiDocument } from "@crs/contract";
+import { AppError, buildOpenApiDocument, CURRENT_VERSION } from "@crs/contract";
 import type { ServiceDeps, Surface } from "@crs/services";
 import { newId } from "@crs/db";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
@@ -33,6 +33,9 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   app.addHook("onRequest", async (request, reply) => {
     request.requestId = request.id;
     reply.header("Svc-Request-Id", request.id);
+    // Every response names a version (DECISIONS §3), also those that never reach an operation
+    // (unknown route, unreadable body); an operation replaces it with the version it used.
+    reply.header("Svc-Version", CURRENT_VERSION);
   });
 
   // Empty bodies are `{}`; anything that is not JSON is a 400 that names the problem.

@@ -11,13 +11,23 @@ function paramOf(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");
 }
 
+/**
+ * A required field the caller left out. Zod reports an absent field as a failure of whatever the
+ * field's type is: invalid_type for strings and numbers, invalid_value for enums and literals,
+ * invalid_union for unions, each with undefined input (when the input was reported).
+ */
+function isMissingField(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "invalid_type" && issue.code !== "invalid_value" && issue.code !== "invalid_union") return false;
+  return "input" in issue ? issue.input === undefined : issue.code === "invalid_type";
+}
+
 /** Turns every zod issue into one error that names every bad field (DECISIONS §4). */
 export function toValidationError(error: z.ZodError, status: 400 | 422, source: "body" | "query"): AppError {
   const missing: string[] = [];
   const invalid: InvalidField[] = [];
   for (const issue of error.issues) {
     const param = paramOf(issue.path) || source;
-    if (issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined) {
+    if (isMissingField(issue)) {
       missing.push(param);
     } else if (issue.code === "invalid_value") {
       invalid.push({ param, message: `must be one of: ${issue.values.join(", ")}`, allowed: issue.values });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export interface ServiceSecrets {
@@ -24,8 +24,12 @@ export function loadOrCreateDevSecrets(dataDir: string): { secrets: ServiceSecre
     eventSigningSeed: randomBytes(32).toString("hex"),
     webhookSecretKey: randomBytes(32).toString("hex"),
   };
+  // Written whole to a private temporary file, then linked into place: link() refuses an existing
+  // name, so exactly one process of a start creates the file, and nobody ever reads it half-written.
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
   try {
-    writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    linkSync(temporary, file);
     return { secrets, created: true };
   } catch (error) {
     // Another process of the same start created it first: use theirs.
@@ -33,5 +37,7 @@ export function loadOrCreateDevSecrets(dataDir: string): { secrets: ServiceSecre
       return { secrets: JSON.parse(readFileSync(file, "utf8")) as ServiceSecrets, created: false };
     }
     throw error;
+  } finally {
+    unlinkSync(temporary);
   }
 }

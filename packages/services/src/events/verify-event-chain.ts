@@ -21,7 +21,9 @@ interface RawEventRow {
 /**
  * Streams the organization's whole log in sequence order through a server-side cursor, BATCH
  * rows at a time, and checks each link against only the previous one: memory stays constant
- * however long the log. Columns are read as text so nothing is reinterpreted before hashing.
+ * however long the log. Columns are read as text so nothing is reinterpreted before hashing; the
+ * ORDER BY names the table's bigint column, since a bare `sequence` would sort the text alias
+ * (1, 10, 11, …, 2) and report a false sequence_gap once a chain reaches ten events.
  */
 export async function verifyEventChain(deps: ServiceDeps, actor: Actor): Promise<ChainVerification> {
   const verifier = createChainVerifier(deps.eventSigningKey);
@@ -33,7 +35,7 @@ export async function verifyEventChain(deps: ServiceDeps, actor: Actor): Promise
            prev_hash, hash, signature
       from events
      where organization_id = ${actor.organizationId} and environment = ${actor.environment}
-     order by sequence asc`.cursor(BATCH);
+     order by events.sequence asc`.cursor(BATCH);
   outer: for await (const rows of cursor) {
     for (const row of rows) {
       const event: ChainEvent = {
