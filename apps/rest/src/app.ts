@@ -3,6 +3,7 @@ import type { ServiceDeps, Surface } from "@crs/services";
 import { newId } from "@crs/db";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
+import { chargeAnonymous } from "./plumbing/register-operation";
 import { sendError } from "./plumbing/send-error";
 import { registerCurrentRoutes } from "./routes";
 
@@ -30,6 +31,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     genReqId: () => newId("request"),
   });
   app.decorateRequest("requestId", "");
+  app.decorateRequest("admission", null);
   app.addHook("onRequest", async (request, reply) => {
     request.requestId = request.id;
     reply.header("Svc-Request-Id", request.id);
@@ -57,15 +59,16 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   });
 
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      request,
-      new AppError("not_found", {
+  app.setNotFoundHandler(async (request, reply) => {
+    try {
+      await chargeAnonymous(options.deps, request, reply);
+      throw new AppError("not_found", {
         message: `Unrecognized request URL (${request.method} ${request.url.split("?")[0]}).`,
-      }),
-    ),
-  );
+      });
+    } catch (error) {
+      return sendError(reply, request, error);
+    }
+  });
 
   const config = { deps: options.deps, surface: options.surface ?? "current", baseUrl: options.baseUrl } as const;
   registerCurrentRoutes(app, config);

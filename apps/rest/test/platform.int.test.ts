@@ -177,7 +177,14 @@ describe("platform: behaviour", () => {
       const envelope = expectError(response, 404, "not_found");
       expect(envelope.error.message).toContain(path);
       expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
+      expectStandardHeaders(response);
     }
+  });
+
+  it("refuses a missing key before it reads the body: 401, not 400, for unreadable JSON", async () => {
+    const response = await t.request("POST", "/v1/matters", { rawBody: "{" });
+    expectError(response, 401, "unauthenticated");
+    expectStandardHeaders(response);
   });
 
   it("returns 400 invalid_request for a body that is not JSON, and writes nothing", async () => {
@@ -187,6 +194,7 @@ describe("platform: behaviour", () => {
       const envelope = expectError(response, 400, "invalid_request");
       expect(envelope.error.message).toMatch(/JSON/);
       expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
+      expectStandardHeaders(response);
     }
     expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
   });
@@ -198,6 +206,7 @@ describe("platform: behaviour", () => {
     const envelope = expectError(response, 413, "invalid_request");
     expect(envelope.error.message).toMatch(/1 MiB/);
     expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
+    expectStandardHeaders(response);
     expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
   });
 

@@ -12,23 +12,28 @@ import type { Transaction } from "./client";
 import { chainHeads, events } from "./schema";
 
 export interface NewEvent {
-  id: string;
   organizationId: string;
   environment: Environment;
   type: string;
-  created: Date;
   apiVersion: string;
   auditRef: string;
   matterId: string | null;
   data: Record<string, unknown>;
 }
 
+export interface EventSealing {
+  signingKey: KeyObject;
+  newEventId: () => string;
+  clock: () => Date;
+}
+
 /**
  * Appends one event to its organization's chain inside the caller's transaction. The chain head
  * row is locked FOR UPDATE, so concurrent writers of one organization queue here and never fork
- * the chain; unique (organization, environment, sequence) is the backstop.
+ * the chain; unique (organization, environment, sequence) is the backstop. The id and `created`
+ * are taken after the lock, so along a chain they follow the sequence.
  */
-export async function appendEvent(tx: Transaction, event: NewEvent, signingKey: KeyObject): Promise<ChainEvent> {
+export async function appendEvent(tx: Transaction, event: NewEvent, sealing: EventSealing): Promise<ChainEvent> {
   await tx
     .insert(chainHeads)
     .values({
@@ -44,14 +49,15 @@ export async function appendEvent(tx: Transaction, event: NewEvent, signingKey: 
     .where(and(eq(chainHeads.organizationId, event.organizationId), eq(chainHeads.environment, event.environment)))
     .for("update");
   if (!head) throw new Error("chain head vanished inside its own transaction");
+  const created = sealing.clock();
 
   // jsonb keeps numbers and strings but not key order or undefined members; hash what will be read back.
   const data = JSON.parse(JSON.stringify(event.data)) as Record<string, unknown>;
   const unsigned: UnsignedChainEvent = {
-    id: event.id,
+    id: sealing.newEventId(),
     object: "event",
     type: event.type,
-    created: formatTimestamp(event.created),
+    created: formatTimestamp(created),
     livemode: event.environment === "live",
     api_version: event.apiVersion,
     data,
@@ -59,14 +65,14 @@ export async function appendEvent(tx: Transaction, event: NewEvent, signingKey: 
     sequence: head.headSequence + 1,
     prev_hash: head.headHash,
   };
-  const sealed = sealEvent(unsigned, signingKey);
+  const sealed = sealEvent(unsigned, sealing.signingKey);
   await tx.insert(events).values({
     organizationId: event.organizationId,
     environment: event.environment,
     sequence: sealed.sequence,
     id: sealed.id,
     type: sealed.type,
-    created: event.created,
+    created,
     livemode: sealed.livemode,
     apiVersion: sealed.api_version,
     data: sealed.data,

@@ -1,4 +1,4 @@
-import { AppError, CURRENT_VERSION, isApiVersion, type Operation } from "@crs/contract";
+import { type ApiVersion, AppError, CURRENT_VERSION, isApiVersion, type Operation } from "@crs/contract";
 import {
   type AuthenticatedKey,
   authenticateKey,
@@ -58,6 +58,54 @@ function resolveVersion(header: string | string[] | undefined, pinned: Authentic
  * The plumbing every operation shares, in order: key (401), rate limit (429, with headers on
  * every response), version (400), scope (403), then the handler; any error becomes the envelope.
  */
+interface Admission {
+  key: AuthenticatedKey | null;
+  version: ApiVersion;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    admission: Admission | null;
+  }
+}
+
+/** Charges the bucket of a request that carries no valid key: per client IP. */
+export async function chargeAnonymous(deps: ServiceDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  applyRateLimit(reply, await consumeToken(deps.db, `ip:${request.ip}`, SANDBOX_RATE_LIMIT));
+}
+
+/**
+ * Key (401), token bucket (429), version (400) and scope (403), in that order, before the body
+ * is read: a bad key is refused before a bad body is looked at, and every answer, even a 400 for
+ * unreadable JSON, carries the rate-limit headers.
+ */
+async function admit(config: RestConfig, operation: Operation, request: FastifyRequest, reply: FastifyReply) {
+  const { deps } = config;
+  let key: AuthenticatedKey | null = null;
+  try {
+    const token = readBearerToken(request.headers.authorization);
+    if (token) key = await authenticateKey(deps, token, config.surface);
+  } catch (error) {
+    await chargeAnonymous(deps, request, reply);
+    throw error;
+  }
+  if (key) applyRateLimit(reply, await consumeToken(deps.db, `key:${key.keyId}`, key.rateLimit));
+  else if (operation.id === "mintSandboxKey") {
+    applyRateLimit(reply, await consumeToken(deps.db, `mint:${config.surface}:${request.ip}`, SANDBOX_KEY_MINT_LIMIT));
+  } else await chargeAnonymous(deps, request, reply);
+  if (!key && operation.scope !== "none") {
+    throw new AppError("unauthenticated", {
+      message: "No API key provided. Send 'Authorization: Bearer <API key>'.",
+      headers: { "WWW-Authenticate": 'Bearer realm="svc"' },
+    });
+  }
+  const version = resolveVersion(request.headers["svc-version"], key?.pinnedVersion);
+  reply.header("Svc-Version", version);
+  if (key) requireScope(key.scopes, operation.scope);
+  request.admission = { key, version };
+}
+
+/** Registers one operation: admission before parsing, then the handler; any error becomes the envelope. */
 export function registerOperation<Authenticated extends boolean = true>(
   app: FastifyInstance,
   config: RestConfig,
@@ -68,34 +116,18 @@ export function registerOperation<Authenticated extends boolean = true>(
   app.route({
     method: operation.method,
     url: toFastifyPath(operation.path),
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header("Svc-Version", CURRENT_VERSION);
+    onRequest: async (request, reply) => {
       try {
-        let key: AuthenticatedKey | null = null;
-        try {
-          const token = readBearerToken(request.headers.authorization);
-          if (token) key = await authenticateKey(deps, token, config.surface);
-        } catch (error) {
-          applyRateLimit(reply, await consumeToken(deps.db, `ip:${request.ip}`, SANDBOX_RATE_LIMIT));
-          throw error;
-        }
-        if (key) applyRateLimit(reply, await consumeToken(deps.db, `key:${key.keyId}`, key.rateLimit));
-        else if (operation.id === "mintSandboxKey") {
-          applyRateLimit(
-            reply,
-            await consumeToken(deps.db, `mint:${config.surface}:${request.ip}`, SANDBOX_KEY_MINT_LIMIT),
-          );
-        } else applyRateLimit(reply, await consumeToken(deps.db, `ip:${request.ip}`, SANDBOX_RATE_LIMIT));
-        if (!key && operation.scope !== "none") {
-          throw new AppError("unauthenticated", {
-            message: "No API key provided. Send 'Authorization: Bearer <API key>'.",
-            headers: { "WWW-Authenticate": 'Bearer realm="svc"' },
-          });
-        }
-        const version = resolveVersion(request.headers["svc-version"], key?.pinnedVersion);
-        reply.header("Svc-Version", version);
-        if (key) requireScope(key.scopes, operation.scope);
-
+        await admit(config, operation, request, reply);
+      } catch (error) {
+        return sendError(reply, request, error);
+      }
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const admission = request.admission;
+        if (!admission) throw new Error("operation reached without admission");
+        const { key, version } = admission;
         const actor = key
           ? {
               organizationId: key.organizationId,

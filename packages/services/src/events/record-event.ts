@@ -27,16 +27,14 @@ export async function recordEvent(tx: Transaction, deps: ServiceDeps, actor: Act
   return appendEvent(
     tx,
     {
-      id: deps.newId("event"),
       organizationId: actor.organizationId,
       environment: actor.environment,
       type: input.type,
-      created: deps.clock(),
       apiVersion: actor.apiVersion,
       auditRef: actor.requestId,
       matterId: input.matterId,
       data,
     },
-    deps.eventSigningKey,
+    { signingKey: deps.eventSigningKey, newEventId: () => deps.newId("event"), clock: deps.clock },
   );
 }

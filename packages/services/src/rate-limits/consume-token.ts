@@ -24,14 +24,17 @@ export const SANDBOX_KEY_MINT_LIMIT: RateLimitPolicy = { perSecond: 10 / 60, bur
  * from the same bucket and concurrent requests cannot both take the last token.
  */
 export async function consumeToken(db: Executor, bucket: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-  const refilled = sql`least(${policy.burst}::float8, b.tokens + extract(epoch from (now() - b.updated_at)) * ${policy.perSecond}::float8)`;
+  // now() is the statement's start; a statement that waited on the row lock can start before the
+  // row's updated_at, so the elapsed time is clamped at zero and updated_at never moves back.
+  const elapsed = sql`greatest(0, extract(epoch from (now() - b.updated_at)))`;
+  const refilled = sql`least(${policy.burst}::float8, b.tokens + ${elapsed} * ${policy.perSecond}::float8)`;
   const [row] = await db.execute<{ tokens: number; admitted: boolean }>(sql`
     insert into rate_limit_buckets as b (bucket, tokens, admitted, updated_at)
     values (${bucket}, ${policy.burst - 1}::float8, true, now())
     on conflict (bucket) do update set
       tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
       admitted = ${refilled} >= 1,
-      updated_at = now()
+      updated_at = greatest(b.updated_at, now())
     returning tokens, admitted`);
   const tokens = Number(row?.tokens ?? 0);
   const admitted = row?.admitted ?? false;
