@@ -1,30 +1,9 @@
-import { z } from "zod";
+import { blankIsUnset, Port, parseEnvironment, SERVICE_ENV_FIELDS } from "@crs/services";
 
-const Env = z.object({
-  DATABASE_URL: z.string().min(1, "DATABASE_URL is required (pnpm start sets it for you)"),
-  HOST: z.string().default("127.0.0.1"),
-  TRPC_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  APP_ENV: z.enum(["development", "production"]).default("development"),
-  DATA_DIR: z.string().default(".data"),
-  KEY_SIGNING_SECRET: z.string().min(32).optional(),
-  EVENT_SIGNING_SEED: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/, "64 lowercase hex characters")
-    .optional(),
-  WEBHOOK_SECRET_KEY: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/, "64 lowercase hex characters")
-    .optional(),
-  SKIP_MIGRATIONS: z.enum(["0", "1"]).default("0"),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
-});
-export type TrpcEnv = z.infer<typeof Env>;
+const TRPC_ENV_FIELDS = { ...SERVICE_ENV_FIELDS, TRPC_PORT: blankIsUnset(Port.default(3001)) };
 
-export function parseTrpcEnv(source: NodeJS.ProcessEnv = process.env): TrpcEnv {
-  const result = Env.safeParse(source);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n  ");
-    throw new Error(`Invalid environment:\n  ${problems}`);
-  }
-  return result.data;
+/** The tRPC app's whole configuration, parsed once at start. */
+export function parseTrpcEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnvironment(TRPC_ENV_FIELDS, source);
 }
+export type TrpcEnv = ReturnType<typeof parseTrpcEnv>;

@@ -72,7 +72,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 
 /** Text Postgres cannot store (NUL) or JCS cannot hash (lone surrogates) is refused up front, never a 5xx. */
 function findUnstorableText(value: unknown, path: string[]): string | null {
-  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed() ? path.join(".") || "body" : null;
+  if (typeof value === "string")
+    return value.includes("\u0000") || !value.isWellFormed() ? path.join(".") || "body" : null;
   if (typeof value !== "object" || value === null) return null;
   for (const [key, item] of Object.entries(value)) {
     const found = findUnstorableText(key, [...path, key]) ?? findUnstorableText(item, [...path, key]);

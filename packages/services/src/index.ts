@@ -22,3 +22,4 @@ export * from "./platform/retrieve-organization";
 export * from "./rate-limits/consume-token";
 export * from "./runtime";
 export * from "./idempotency/sweep-expired-idempotency-records";
+export * from "./service-env";

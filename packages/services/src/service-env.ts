@@ -1,0 +1,56 @@
+import { migrateDatabase } from "@crs/db";
+import { z } from "zod";
+import type { ServiceDeps } from "./context";
+import { createServiceDeps, resolveSecrets } from "./runtime";
+
+/** Unset and empty are the same: `FOO=` in a compose file or .env must not mean a value. */
+export const blankIsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
+
+const hex32 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
+export const Port = z.coerce.number().int().min(0).max(65535);
+
+/** The variables every process that runs service functions reads (see .env.example). */
+export const SERVICE_ENV_FIELDS = {
+  DATABASE_URL: z.string({ error: "DATABASE_URL is required (pnpm start sets it for you)" }).min(1),
+  APP_ENV: blankIsUnset(z.enum(["development", "production"]).default("development")),
+  DATA_DIR: blankIsUnset(z.string().default(".data")),
+  KEY_SIGNING_SECRET: blankIsUnset(z.string().min(32, "must be at least 32 characters").optional()),
+  EVENT_SIGNING_SEED: blankIsUnset(hex32.optional()),
+  WEBHOOK_SECRET_KEY: blankIsUnset(hex32.optional()),
+  SKIP_MIGRATIONS: blankIsUnset(z.enum(["0", "1"]).default("0")),
+  DATABASE_POOL_SIZE: blankIsUnset(z.coerce.number().int().min(1).default(10)),
+  HOST: blankIsUnset(z.string().default("127.0.0.1")),
+};
+
+const ServiceEnv = z.object(SERVICE_ENV_FIELDS);
+export type ServiceEnv = z.infer<typeof ServiceEnv>;
+
+/** Parses an app's environment once, failing with every bad variable named. */
+export function parseEnvironment<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  source: Record<string, string | undefined>,
+): z.infer<z.ZodObject<Shape>> {
+  const result = z.object(shape).safeParse(source);
+  if (!result.success) throw new Error(`Invalid environment:\n${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/** Migrates (unless SKIP_MIGRATIONS=1), resolves secrets and connects: the start of every app. */
+export async function startServiceDeps(
+  env: ServiceEnv,
+  warn: (message: string) => void,
+): Promise<ServiceDeps & { close: () => Promise<void> }> {
+  if (env.SKIP_MIGRATIONS !== "1") await migrateDatabase(env.DATABASE_URL);
+  const secrets = resolveSecrets(
+    {
+      appEnv: env.APP_ENV,
+      dataDir: env.DATA_DIR,
+      keySigningSecret: env.KEY_SIGNING_SECRET,
+      eventSigningSeed: env.EVENT_SIGNING_SEED,
+      webhookSecretKey: env.WEBHOOK_SECRET_KEY,
+    },
+    warn,
+  );
+  return createServiceDeps({ databaseUrl: env.DATABASE_URL, secrets, poolSize: env.DATABASE_POOL_SIZE });
+}
