@@ -1,0 +1,137 @@
+/**
+ * One server under test, run as a child process of matters.bench.ts so that autocannon (in the
+ * parent) and the server do not share an event loop. `ours` is the real REST app; `baseline` is
+ * bare node:http + postgres.js doing the same row read and a plain row insert.
+ *
+ * Protocol: the parent forks this file with an IPC channel; once listening on 127.0.0.1 (port 0)
+ * it sends `{ port }`; on the message "stop", on SIGTERM/SIGINT, or when the parent goes away it
+ * closes the listener and its pool and exits.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { completeMatterEconomics } from "@crs/core";
+import { newId } from "@crs/db";
+import { createServiceDeps } from "@crs/services";
+import postgres from "postgres";
+import { buildRestApp } from "../apps/rest/src/app";
+
+export interface BenchServerReady {
+  port: number;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`bench-server: ${name} is not set`);
+  return value;
+}
+
+const mode = process.argv[2];
+const databaseUrl = required("BENCH_DATABASE_URL");
+const poolSize = Number(required("BENCH_POOL_SIZE"));
+
+let stopping = false;
+async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
+  if (mode === "ours") {
+    const secrets = JSON.parse(required("BENCH_SECRETS")) as {
+      keySigningSecret: string;
+      eventSigningSeed: string;
+      webhookSecretKey: string;
+    };
+    const deps = createServiceDeps({ databaseUrl, secrets, poolSize });
+    const app = await buildRestApp({ deps, baseUrl: "http://127.0.0.1", logLevel: "silent" });
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    return {
+      port,
+      close: async () => {
+        await app.close();
+        await deps.close();
+      },
+    };
+  }
+  if (mode === "baseline") return serveBaseline();
+  throw new Error(`bench-server: unknown mode ${String(mode)} (ours | baseline)`);
+}
+
+/** The floor: the same SELECT by (organization_id, id) and a plain INSERT, nothing else. */
+async function serveBaseline(): Promise<{ port: number; close: () => Promise<void> }> {
+  const organizationId = required("BENCH_ORGANIZATION_ID");
+  const environment = required("BENCH_ENVIRONMENT");
+  const sql = postgres(databaseUrl, { max: poolSize, onnotice: () => {} });
+
+  const send = (response: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    response.end(text);
+  };
+  const readBody = (request: IncomingMessage) =>
+    new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      request.on("error", reject);
+    });
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const matterPath = /^\/v1\/matters\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && matterPath?.[1]) {
+      const [row] = await sql`
+        select * from matters where organization_id = ${organizationId} and id = ${matterPath[1]}`;
+      return row ? send(response, 200, row) : send(response, 404, { error: "not_found" });
+    }
+    if (request.method === "POST" && path === "/v1/matters") {
+      const body = JSON.parse(await readBody(request)) as { name?: unknown; mode?: unknown };
+      if (typeof body.name !== "string") return send(response, 422, { error: "name" });
+      const now = new Date();
+      const requestId = newId("request");
+      const [row] = await sql`
+        insert into matters (organization_id, environment, id, name, mode, economics, status,
+                             created_at, updated_at, last_request_id, last_actor_id)
+        values (${organizationId}, ${environment}, ${newId("matter")}, ${body.name},
+                ${typeof body.mode === "string" ? body.mode : "recovery"},
+                ${sql.json({ ...completeMatterEconomics(undefined) })}, 'active',
+                ${now}, ${now}, ${requestId}, 'baseline')
+        returning *`;
+      return send(response, 201, row);
+    }
+    return send(response, 404, { error: "not_found" });
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, 500, { error: String(error) });
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+const running = await serve();
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  try {
+    await running.close();
+  } finally {
+    process.exit(0);
+  }
+};
+process.on("message", (message) => {
+  if (message === "stop") void stop();
+});
+process.on("disconnect", () => void stop());
+process.on("SIGTERM", () => void stop());
+process.on("SIGINT", () => void stop());
+const ready: BenchServerReady = { port: running.port };
+process.send?.(ready);

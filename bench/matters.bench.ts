@@ -1,0 +1,285 @@
+/**
+ * `pnpm bench`: a bounded loopback load test of the matters endpoints against a floor.
+ *
+ * - A fresh database (createTestDatabase), dropped at the end.
+ * - "ours": the real REST app (buildRestApp, pool of BENCH_POOL_SIZE) on 127.0.0.1, port 0.
+ * - "baseline": bare node:http + postgres.js (one pool of the same size) on the same database,
+ *   doing the same SELECT of the matter row by (organization_id, id) and a plain INSERT into
+ *   matters (no auth, no rate limiting, no events, no idempotency).
+ * - Each server runs in its own child process (bench/bench-server.ts); autocannon runs here.
+ * - Scenarios: GET /v1/matters/{id} of a pre-created matter, and POST /v1/matters with a new
+ *   Idempotency-Key on every request. Each run lasts BENCH_DURATION seconds with
+ *   BENCH_CONNECTIONS connections, after an unreported BENCH_WARMUP-second warm-up.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { availableParallelism, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { createTestDatabase } from "@crs/db/testing";
+import { createServiceDeps, mintSandboxKey } from "@crs/services";
+import autocannon from "autocannon";
+import { z } from "zod";
+import type { BenchServerReady } from "./bench-server";
+
+/** Unset and empty are the same. */
+const setting = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int().min(min).max(max).default(fallback),
+  );
+const Config = z.object({
+  /** seconds per measured run */
+  BENCH_DURATION: setting(8, 1, 120),
+  BENCH_CONNECTIONS: setting(10, 1, 256),
+  /** seconds of unreported warm-up before each measured run */
+  BENCH_WARMUP: setting(2, 0, 30),
+  /** connections in each server's pool */
+  BENCH_POOL_SIZE: setting(10, 1, 100),
+});
+const config = Config.parse(process.env);
+
+const SERVER_SCRIPT = fileURLToPath(new URL("./bench-server.ts", import.meta.url));
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+const MATTER_BODY = JSON.stringify({ name: "Bench Holdings v. Doe", mode: "recovery" });
+
+interface RunningServer {
+  name: "ours" | "baseline";
+  url: string;
+  child: ChildProcess;
+}
+
+const children = new Set<ChildProcess>();
+
+function startServer(name: RunningServer["name"], env: Record<string, string>): Promise<RunningServer> {
+  const child = fork(SERVER_SCRIPT, [name], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} server did not start in time`)), START_TIMEOUT_MS);
+    child.once("message", (message) => {
+      clearTimeout(timer);
+      const { port } = message as BenchServerReady;
+      resolve({ name, url: `http://127.0.0.1:${port}`, child });
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} server exited with code ${code} before it was ready`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  if (child.connected) child.send("stop");
+  else child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Scenario {
+  name: string;
+  request: (key: string, matterId: string) => autocannon.Request;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: "GET /v1/matters/{id}",
+    request: (key, matterId) => ({
+      method: "GET",
+      path: `/v1/matters/${matterId}`,
+      headers: { authorization: `Bearer ${key}` },
+    }),
+  },
+  {
+    name: "POST /v1/matters",
+    request: (key) => {
+      let counter = 0;
+      const run = randomBytes(4).toString("hex");
+      return {
+        method: "POST",
+        path: "/v1/matters",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: MATTER_BODY,
+        // A new Idempotency-Key on every request, so every POST is a real write.
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, "idempotency-key": `bench-${run}-${++counter}` },
+        }),
+      };
+    },
+  },
+];
+
+async function load(url: string, request: autocannon.Request, duration: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections: config.BENCH_CONNECTIONS, duration, timeout: 10, requests: [request] });
+}
+
+interface Row {
+  scenario: string;
+  server: string;
+  result: autocannon.Result;
+}
+
+function requestsPerSecond(result: autocannon.Result): number {
+  return (result["2xx"] + result.non2xx) / result.duration;
+}
+
+function table(rows: Row[]): string {
+  const header = ["scenario", "server", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"];
+  const body = rows.map(({ scenario, server, result }) => [
+    scenario,
+    server,
+    requestsPerSecond(result).toFixed(1),
+    result.latency.p50.toFixed(1),
+    result.latency.p99.toFixed(1),
+    String(result.non2xx),
+    String(result.errors + result.timeouts),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((cells) => cells[column]?.length ?? 0)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ");
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...body.map(line)].join("\n");
+}
+
+async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+let cleaning: Promise<void> | undefined;
+
+/** Stops both servers and drops the database; safe to call twice (normal end and Ctrl-C). */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await Promise.all([...children].map(stopChild));
+    if (database) {
+      await database.drop();
+      console.log(`stopped both servers; dropped ${database.name}`);
+    }
+  })();
+  return cleaning;
+}
+
+async function main(): Promise<void> {
+  const db = await createTestDatabase();
+  database = db;
+  console.log(`database: ${db.name} (fresh, dropped at the end)`);
+  try {
+    const secrets = {
+      keySigningSecret: randomBytes(32).toString("hex"),
+      eventSigningSeed: randomBytes(32).toString("hex"),
+      webhookSecretKey: randomBytes(32).toString("hex"),
+    };
+    const deps = createServiceDeps({ databaseUrl: db.url, secrets, poolSize: 1 });
+    let key: Awaited<ReturnType<typeof mintSandboxKey>>;
+    try {
+      key = await mintSandboxKey(deps, { baseUrl: "http://127.0.0.1", docsUrl: "http://127.0.0.1/docs" });
+      await deps.sql`
+        update organizations set rate_per_second = 1e6, rate_burst = 1000000 where id = ${key.organization_id}`;
+    } finally {
+      await deps.close();
+    }
+    console.log(
+      `key: sandbox key minted through mintSandboxKey; its organization's rate limit raised to ` +
+        `rate_per_second=1e6, rate_burst=1000000 so the limiter never refuses (each request still takes a token)`,
+    );
+
+    const ours = await startServer("ours", {
+      BENCH_DATABASE_URL: db.url,
+      BENCH_POOL_SIZE: String(config.BENCH_POOL_SIZE),
+      BENCH_SECRETS: JSON.stringify(secrets),
+    });
+    const baseline = await startServer("baseline", {
+      BENCH_DATABASE_URL: db.url,
+      BENCH_POOL_SIZE: String(config.BENCH_POOL_SIZE),
+      BENCH_ORGANIZATION_ID: key.organization_id,
+      BENCH_ENVIRONMENT: key.environment,
+    });
+
+    // The matter both GET scenarios read, created through the real API; then one smoke request each.
+    const auth = { authorization: `Bearer ${key.key}`, "content-type": "application/json" };
+    const created = (await expectStatus(
+      await fetch(`${ours.url}/v1/matters`, { method: "POST", headers: auth, body: MATTER_BODY }),
+      201,
+      "ours: create the matter",
+    )) as { id: string };
+    for (const server of [ours, baseline]) {
+      await expectStatus(
+        await fetch(`${server.url}/v1/matters/${created.id}`, { headers: auth }),
+        200,
+        `${server.name}: GET`,
+      );
+      await expectStatus(
+        await fetch(`${server.url}/v1/matters`, {
+          method: "POST",
+          headers: { ...auth, "idempotency-key": `smoke-${server.name}` },
+          body: MATTER_BODY,
+        }),
+        201,
+        `${server.name}: POST`,
+      );
+    }
+
+    const [load1] = loadavg();
+    console.log(
+      `machine: ${availableParallelism()} CPUs, 1-min load average ${load1?.toFixed(2)} before the runs ` +
+        "(the bench shares the machine with Postgres and anything else running)",
+    );
+    console.log(
+      `load: loopback only, ${config.BENCH_CONNECTIONS} connections, ${config.BENCH_DURATION} s per run ` +
+        `(after ${config.BENCH_WARMUP} s unreported warm-up), pool size ${config.BENCH_POOL_SIZE} for both servers`,
+    );
+    const rows: Row[] = [];
+    for (const scenario of SCENARIOS) {
+      for (const server of [ours, baseline]) {
+        const request = scenario.request(key.key, created.id);
+        if (config.BENCH_WARMUP > 0) await load(server.url, request, config.BENCH_WARMUP);
+        const result = await load(server.url, request, config.BENCH_DURATION);
+        rows.push({ scenario: scenario.name, server: server.name, result });
+        console.log(`  done: ${scenario.name} on ${server.name}`);
+      }
+    }
+
+    console.log("");
+    console.log(table(rows));
+    console.log("");
+    for (const scenario of SCENARIOS) {
+      const ourRow = rows.find((row) => row.scenario === scenario.name && row.server === "ours");
+      const baseRow = rows.find((row) => row.scenario === scenario.name && row.server === "baseline");
+      if (!ourRow || !baseRow) continue;
+      const rps = requestsPerSecond(ourRow.result) / requestsPerSecond(baseRow.result);
+      const p99 = ourRow.result.latency.p99 / baseRow.result.latency.p99;
+      console.log(`${scenario.name}: ours/baseline req/s = ${rps.toFixed(2)}, p99 = ${p99.toFixed(2)}`);
+    }
+    console.log(
+      "\nreq/s = completed responses / run duration; p50/p99 = autocannon latency percentiles " +
+        "(whole milliseconds); errors = connection errors + timeouts.",
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+const interrupt = () => {
+  console.error("interrupted: stopping the servers and dropping the database");
+  void cleanup().finally(() => process.exit(130));
+};
+process.once("SIGINT", interrupt);
+process.once("SIGTERM", interrupt);
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
