@@ -26,10 +26,18 @@ export function loadOrCreateDevSecrets(dataDir: string): { secrets: ServiceSecre
   };
   // Written whole to a private temporary file, then linked into place: link() refuses an existing
   // name, so exactly one process of a start creates the file, and nobody ever reads it half-written.
+  const content = `${JSON.stringify(secrets, null, 2)}\n`;
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+  writeFileSync(temporary, content, { mode: 0o600, flag: "wx" });
   try {
-    linkSync(temporary, file);
+    try {
+      linkSync(temporary, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A file system without hard links: exclusive create (a reader could then see it half-written).
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS") throw error;
+      writeFileSync(file, content, { mode: 0o600, flag: "wx" });
+    }
     return { secrets, created: true };
   } catch (error) {
     // Another process of the same start created it first: use theirs.

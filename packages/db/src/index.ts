@@ -4,3 +4,4 @@ export * from "./id-generator";
 export * from "./migrate";
 export * as schema from "./schema";
 export * from "./dev-secrets";
+export * from "./embedded";

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { migrateDatabase } from "@crs/db";
 import { z } from "zod";
 import type { ServiceDeps } from "./context";
@@ -10,11 +11,14 @@ export const blankIsUnset = <T extends z.ZodType>(schema: T) =>
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
 export const Port = z.coerce.number().int().min(0).max(65535);
 
+/** `<repo>/.data`, wherever a process is started from, so every app and command shares one folder. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../../../.data", import.meta.url));
+
 /** The variables every process that runs service functions reads (see .env.example). */
 export const SERVICE_ENV_FIELDS = {
   DATABASE_URL: z.string({ error: "DATABASE_URL is required (pnpm start sets it for you)" }).min(1),
   APP_ENV: blankIsUnset(z.enum(["development", "production"]).default("development")),
-  DATA_DIR: blankIsUnset(z.string().default(".data")),
+  DATA_DIR: blankIsUnset(z.string().default(DEFAULT_DATA_DIR)),
   KEY_SIGNING_SECRET: blankIsUnset(z.string().min(32, "must be at least 32 characters").optional()),
   EVENT_SIGNING_SEED: blankIsUnset(hex32.optional()),
   WEBHOOK_SECRET_KEY: blankIsUnset(hex32.optional()),

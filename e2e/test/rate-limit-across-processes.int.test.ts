@@ -1,0 +1,147 @@
+/**
+ * DECISIONS §5: the rate limit holds across several REST processes on one database. Two real REST
+ * processes share one key whose bucket holds 10 tokens and practically never refills.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase } from "@crs/db/testing";
+import { createServiceDeps, issueLiveKey } from "@crs/services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "./support/http";
+import {
+  childEnv,
+  describeOutput,
+  exitWithin,
+  freePorts,
+  HOST,
+  httpOk,
+  killTree,
+  type RunningProcess,
+  repoRoot,
+  startNode,
+  TEST_SECRETS,
+  TEST_SECRETS_ENV,
+  waitUntil,
+} from "./support/processes";
+
+const BURST = 10;
+const WAVES = 5;
+const PER_WAVE = 8;
+
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+let dataDir: string | undefined;
+const processes: RunningProcess[] = [];
+const urls: string[] = [];
+let key = "";
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = mkdtempSync(join(tmpdir(), "crs-e2e-rate-"));
+
+  const deps = createServiceDeps({ databaseUrl: database.url, secrets: TEST_SECRETS });
+  try {
+    const issued = await issueLiveKey(deps, {
+      plan: "institutional",
+      organizationName: "x",
+      scopes: ["matters:read"],
+      rateLimit: { perSecond: 0.001, burst: BURST },
+    });
+    key = issued.key;
+  } finally {
+    await deps.close();
+  }
+
+  for (const port of await freePorts(2)) {
+    const url = `http://${HOST}:${port}`;
+    urls.push(url);
+    processes.push(
+      startNode(
+        `rest :${port}`,
+        ["--import", "tsx", join(repoRoot, "apps", "rest", "src", "main.ts")],
+        childEnv({
+          DATABASE_URL: database.url,
+          REST_PORT: String(port),
+          HOST,
+          DATA_DIR: dataDir,
+          SKIP_MIGRATIONS: "1",
+          LOG_LEVEL: "warn",
+          APP_ENV: "development",
+          ...TEST_SECRETS_ENV,
+        }),
+      ),
+    );
+  }
+  await Promise.all(
+    urls.map((url) =>
+      waitUntil(`REST at ${url} to answer GET /v1/health`, () => httpOk(`${url}/v1/health`), processes),
+    ),
+  );
+});
+
+afterAll(async () => {
+  for (const proc of processes) await killTree(proc);
+  await database?.drop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Outcome {
+  process: number;
+  status: number;
+  remaining: string | null;
+  limit: string | null;
+  retryAfter: string | null;
+  code: string | undefined;
+}
+
+describe("a key's rate limit across two REST processes on one database", () => {
+  it("admits exactly the bucket's burst in total, spread over both processes", async () => {
+    const outcomes: Outcome[] = [];
+    for (let wave = 0; wave < WAVES; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: PER_WAVE }, async (_, i) => {
+          const target = i % urls.length;
+          const response = await api<{ error?: { code: string } }>(`${urls[target]}/v1/matters`, { key });
+          return {
+            process: target,
+            status: response.status,
+            remaining: response.headers.get("svc-ratelimit-remaining"),
+            limit: response.headers.get("svc-ratelimit-limit"),
+            retryAfter: response.headers.get("retry-after"),
+            code: response.body.error?.code,
+          } satisfies Outcome;
+        }),
+      );
+      outcomes.push(...answers);
+    }
+    const summary = JSON.stringify(outcomes);
+    expect(outcomes).toHaveLength(WAVES * PER_WAVE);
+    expect(new Set(outcomes.map((o) => o.process))).toEqual(new Set([0, 1]));
+
+    const admitted = outcomes.filter((o) => o.status === 200);
+    const refused = outcomes.filter((o) => o.status !== 200);
+    expect(admitted, summary).toHaveLength(BURST);
+    expect(
+      refused.every((o) => o.status === 429),
+      summary,
+    ).toBe(true);
+    for (const o of refused) {
+      expect(o.code, summary).toBe("rate_limited");
+      expect(o.remaining, summary).toBe("0");
+      expect(o.retryAfter, summary).toMatch(/^[1-9]\d*$/);
+    }
+    for (const o of outcomes) expect(o.limit, summary).toBe(String(BURST));
+    // The first wave fits in the burst, so each process admitted some of it: one bucket, two processes.
+    for (const target of [0, 1]) {
+      expect(admitted.filter((o) => o.process === target).length, summary).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("stops both processes on SIGTERM with exit code 0", async () => {
+    for (const proc of processes) proc.child.kill("SIGTERM");
+    for (const proc of processes) {
+      const exit = await exitWithin(proc, 30_000);
+      expect(exit, describeOutput(proc)).toEqual({ code: 0, signal: null });
+    }
+  });
+});
