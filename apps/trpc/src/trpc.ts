@@ -85,7 +85,7 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
       });
     }
     const key = await authenticateKey(ctx.deps, token, "current");
-    const decision = await consumeToken(ctx.deps.db, `key:${key.keyId}`, key.rateLimit);
+    const decision = await consumeToken(ctx.deps.sql, `key:${key.keyId}`, key.rateLimit);
     if (!decision.admitted) {
       throw new AppError("rate_limited", {
         message: `Too many requests: retry after ${decision.retryAfterSeconds} s.`,

@@ -71,7 +71,7 @@ declare module "fastify" {
 
 /** Charges the bucket of a request that carries no valid key: per client IP. */
 export async function chargeAnonymous(deps: ServiceDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  applyRateLimit(reply, await consumeToken(deps.db, `ip:${request.ip}`, SANDBOX_RATE_LIMIT));
+  applyRateLimit(reply, await consumeToken(deps.sql, `ip:${request.ip}`, SANDBOX_RATE_LIMIT));
 }
 
 /**
@@ -89,9 +89,9 @@ async function admit(config: RestConfig, operation: Operation, request: FastifyR
     await chargeAnonymous(deps, request, reply);
     throw error;
   }
-  if (key) applyRateLimit(reply, await consumeToken(deps.db, `key:${key.keyId}`, key.rateLimit));
+  if (key) applyRateLimit(reply, await consumeToken(deps.sql, `key:${key.keyId}`, key.rateLimit));
   else if (operation.id === "mintSandboxKey") {
-    applyRateLimit(reply, await consumeToken(deps.db, `mint:${config.surface}:${request.ip}`, SANDBOX_KEY_MINT_LIMIT));
+    applyRateLimit(reply, await consumeToken(deps.sql, `mint:${config.surface}:${request.ip}`, SANDBOX_KEY_MINT_LIMIT));
   } else await chargeAnonymous(deps, request, reply);
   if (!key && operation.scope !== "none") {
     throw new AppError("unauthenticated", {

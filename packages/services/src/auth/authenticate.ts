@@ -1,8 +1,9 @@
 import { checkKeyStatus, verifyApiKey } from "@crs/core";
 import { AppError, CURRENT_VERSION, expandGrants, type AnyScope, type ApiVersion, isApiVersion } from "@crs/contract";
 import { schema } from "@crs/db";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ServiceDeps } from "../context";
+import { preparedPerDatabase } from "../prepared";
 import type { RateLimitPolicy } from "../rate-limits/consume-token";
 
 export type Surface = "current" | "legacy";
@@ -18,6 +19,27 @@ export interface AuthenticatedKey {
 
 const invalidKey = (message = "Invalid API key provided.") =>
   new AppError("unauthenticated", { message, headers: { "WWW-Authenticate": 'Bearer realm="svc"' } });
+
+const keyRecordQuery = preparedPerDatabase((db) =>
+  db
+    .select({
+      organizationId: schema.apiKeys.organizationId,
+      environment: schema.apiKeys.environment,
+      revokedAt: schema.apiKeys.revokedAt,
+      pinnedVersion: schema.apiKeys.pinnedVersion,
+      ratePerSecond: schema.organizations.ratePerSecond,
+      rateBurst: schema.organizations.rateBurst,
+    })
+    .from(schema.apiKeys)
+    .innerJoin(schema.organizations, eq(schema.organizations.id, schema.apiKeys.organizationId))
+    .where(
+      and(
+        eq(schema.apiKeys.organizationId, sql.placeholder("organizationId")),
+        eq(schema.apiKeys.id, sql.placeholder("keyId")),
+      ),
+    )
+    .prepare("authenticate_key"),
+);
 
 /** Reads `Authorization: Bearer <key>`; returns null when no key was sent. */
 export function readBearerToken(header: string | undefined): string | null {
@@ -44,18 +66,7 @@ export async function authenticateKey(deps: ServiceDeps, token: string, surface:
     );
   }
   const { claims } = verification;
-  const [row] = await deps.db
-    .select({
-      organizationId: schema.apiKeys.organizationId,
-      environment: schema.apiKeys.environment,
-      revokedAt: schema.apiKeys.revokedAt,
-      pinnedVersion: schema.apiKeys.pinnedVersion,
-      ratePerSecond: schema.organizations.ratePerSecond,
-      rateBurst: schema.organizations.rateBurst,
-    })
-    .from(schema.apiKeys)
-    .innerJoin(schema.organizations, eq(schema.organizations.id, schema.apiKeys.organizationId))
-    .where(and(eq(schema.apiKeys.organizationId, claims.org), eq(schema.apiKeys.id, claims.kid)));
+  const [row] = await keyRecordQuery(deps.db).execute({ organizationId: claims.org, keyId: claims.kid });
   const status = checkKeyStatus(claims, row);
   if (status === "revoked") throw invalidKey("This API key has been revoked.");
   if (status === "unknown" || !row) throw invalidKey();

@@ -1,8 +1,9 @@
 import { isIdOf } from "@crs/core";
 import { notFound } from "@crs/contract";
-import { type Executor, schema, type Transaction } from "@crs/db";
-import { and, eq } from "drizzle-orm";
+import { type Database, schema, type Transaction } from "@crs/db";
+import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../context";
+import { preparedPerDatabase } from "../prepared";
 import type { MatterRow } from "./present-matter";
 
 function ownedBy(actor: Actor, matterId: string) {
@@ -10,10 +11,28 @@ function ownedBy(actor: Actor, matterId: string) {
   return and(eq(m.organizationId, actor.organizationId), eq(m.environment, actor.environment), eq(m.id, matterId));
 }
 
+const matterQuery = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(schema.matters)
+    .where(
+      and(
+        eq(schema.matters.organizationId, sql.placeholder("organizationId")),
+        eq(schema.matters.environment, sql.placeholder("environment")),
+        eq(schema.matters.id, sql.placeholder("matterId")),
+      ),
+    )
+    .prepare("load_matter"),
+);
+
 /** The caller's matter, or 404: another organization's or environment's id is simply unknown. */
-export async function loadMatter(db: Executor, actor: Actor, matterId: string): Promise<MatterRow> {
+export async function loadMatter(db: Database, actor: Actor, matterId: string): Promise<MatterRow> {
   if (!isIdOf("matter", matterId)) throw notFound("matter", matterId);
-  const [row] = await db.select().from(schema.matters).where(ownedBy(actor, matterId));
+  const [row] = await matterQuery(db).execute({
+    organizationId: actor.organizationId,
+    environment: actor.environment,
+    matterId,
+  });
   if (!row) throw notFound("matter", matterId);
   return row;
 }
