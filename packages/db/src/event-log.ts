@@ -6,7 +6,7 @@ import {
   sealEvent,
   type UnsignedChainEvent,
 } from "@crs/core";
-import { and, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { KeyObject } from "node:crypto";
 import type { Transaction } from "./client";
 import { chainHeads, events } from "./schema";
@@ -34,7 +34,8 @@ export interface EventSealing {
  * are taken after the lock, so along a chain they follow the sequence.
  */
 export async function appendEvent(tx: Transaction, event: NewEvent, sealing: EventSealing): Promise<ChainEvent> {
-  await tx
+  // One statement takes the head: a no-op DO UPDATE locks the existing row like FOR UPDATE and returns it.
+  const [head] = await tx
     .insert(chainHeads)
     .values({
       organizationId: event.organizationId,
@@ -42,12 +43,11 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
       headSequence: 0,
       headHash: GENESIS_PREV_HASH,
     })
-    .onConflictDoNothing();
-  const [head] = await tx
-    .select()
-    .from(chainHeads)
-    .where(and(eq(chainHeads.organizationId, event.organizationId), eq(chainHeads.environment, event.environment)))
-    .for("update");
+    .onConflictDoUpdate({
+      target: [chainHeads.organizationId, chainHeads.environment],
+      set: { headSequence: sql`${chainHeads.headSequence}` },
+    })
+    .returning({ headSequence: chainHeads.headSequence, headHash: chainHeads.headHash });
   if (!head) throw new Error("chain head vanished inside its own transaction");
   const created = sealing.clock();
 
@@ -66,26 +66,20 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     prev_hash: head.headHash,
   };
   const sealed = sealEvent(unsigned, sealing.signingKey);
-  await tx.insert(events).values({
-    organizationId: event.organizationId,
-    environment: event.environment,
-    sequence: sealed.sequence,
-    id: sealed.id,
-    type: sealed.type,
-    created,
-    livemode: sealed.livemode,
-    apiVersion: sealed.api_version,
-    data: sealed.data,
-    auditRef: sealed.audit_ref,
-    matterId: event.matterId,
-    prevHash: sealed.prev_hash,
-    hash: sealed.hash,
-    signature: sealed.signature,
-  });
-  await tx
-    .update(chainHeads)
-    .set({ headSequence: sealed.sequence, headHash: sealed.hash })
-    .where(and(eq(chainHeads.organizationId, event.organizationId), eq(chainHeads.environment, event.environment)));
+  // And one more writes the event and moves the head, so the lock is held for as few round trips as possible.
+  await tx.execute(sql`
+    with appended as (
+      insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
+                          audit_ref, matter_id, prev_hash, hash, signature)
+      values (${event.organizationId}, ${event.environment}, ${sealed.sequence}, ${sealed.id}, ${sealed.type},
+              ${created.toISOString()}::timestamptz, ${sealed.livemode}, ${sealed.api_version},
+              ${JSON.stringify(sealed.data)}::jsonb, ${sealed.audit_ref}, ${event.matterId}, ${sealed.prev_hash},
+              ${sealed.hash}, ${sealed.signature})
+      returning organization_id, environment, sequence, hash
+    )
+    update chain_heads h set head_sequence = appended.sequence, head_hash = appended.hash
+      from appended
+     where h.organization_id = appended.organization_id and h.environment = appended.environment`);
   return sealed;
 }
 
