@@ -23,7 +23,7 @@ const RFC8032_EMPTY_MESSAGE_SIGNATURE =
 
 const signingKey = eventSigningKeyFromSeed(RFC8032_SECRET);
 const verifyingKey = publicKeyFromHex(RFC8032_PUBLIC);
-const otherKey = eventSigningKeyFromSeed("00".repeat(31) + "01");
+const otherKey = eventSigningKeyFromSeed(`${"00".repeat(31)}01`);
 
 const FIRST_EVENT: UnsignedChainEvent = {
   id: "evt_01h00000000000000000000000",

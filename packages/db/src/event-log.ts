@@ -9,7 +9,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { KeyObject } from "node:crypto";
 import type { Transaction } from "./client";
-import { chainHeads, events } from "./schema";
+import { chainHeads, type events } from "./schema";
 
 export interface NewEvent {
   organizationId: string;

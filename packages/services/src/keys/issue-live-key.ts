@@ -44,7 +44,7 @@ export async function issueLiveKey(deps: ServiceDeps, input: IssueLiveKeyInput) 
         .select()
         .from(schema.organizations)
         .where(eq(schema.organizations.id, organizationId));
-      if (!organization || organization.environment !== "live") {
+      if (organization?.environment !== "live") {
         throw new AppError("not_found", {
           message: `No such live organization: '${organizationId}'.`,
           param: "organization",
