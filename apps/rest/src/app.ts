@@ -75,7 +75,14 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
 
   const openApiDocument = buildOpenApiDocument(options.baseUrl);
   const openApi = JSON.stringify(openApiDocument);
-  app.get("/v1/openapi.json", async (_request, reply) => reply.type("application/json; charset=utf-8").send(openApi));
+  app.get("/v1/openapi.json", async (request, reply) => {
+    try {
+      await chargeAnonymous(options.deps, request, reply);
+      return reply.type("application/json; charset=utf-8").send(openApi);
+    } catch (error) {
+      return sendError(reply, request, error);
+    }
+  });
   await registerDocs(app, { openApiDocument });
   return app;
 }

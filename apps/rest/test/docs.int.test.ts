@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 /** GET, following same-origin redirects the way a browser would. */
-async function get(path: string): Promise<{ url: string; status: number; type: string; body: string }> {
+async function get(
+  path: string,
+): Promise<{ url: string; status: number; type: string; body: string; headers: Record<string, unknown> }> {
   let url = path;
   for (let hops = 0; hops < 5; hops++) {
     const response = await app.inject({ method: "GET", url });
@@ -46,6 +48,7 @@ async function get(path: string): Promise<{ url: string; status: number; type: s
       status: response.statusCode,
       type: String(response.headers["content-type"] ?? ""),
       body: response.body,
+      headers: response.headers,
     };
   }
   throw new Error(`too many redirects from ${path}`);
@@ -144,6 +147,7 @@ describe("GET /v1/openapi.json", () => {
     const response = await get("/v1/openapi.json");
     expect(response.status).toBe(200);
     expect(response.type).toMatch(/^application\/json/);
+    expect(response.headers["svc-ratelimit-limit"], "an API answer carries the rate-limit headers").toBe("50");
     const document = JSON.parse(response.body) as Json;
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(isObject(document.info)).toBe(true);
