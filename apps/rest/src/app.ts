@@ -1,4 +1,4 @@
-import { AppError, buildOpenApiDocument, CURRENT_VERSION } from "@crs/contract";
+import { AppError, buildOpenApiDocument, CURRENT_VERSION, screenJsonValue } from "@crs/contract";
 import type { ServiceDeps, Surface } from "@crs/services";
 import { newId } from "@crs/db";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
@@ -29,6 +29,21 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     genReqId: () => newId("request"),
+    // A URL the router cannot even read (bad percent-encoding, an over-long id) still gets the envelope.
+    frameworkErrors: (error, request, reply) => {
+      request.requestId = request.id;
+      reply.header("Svc-Request-Id", request.id).header("Svc-Version", CURRENT_VERSION);
+      const answer =
+        error.code === "FST_ERR_MAX_PARAM_LENGTH"
+          ? new AppError("not_found", { message: "No such object: the id in the URL is too long to be one." })
+          : new AppError("invalid_request", { status: 400, message: "The request URL is malformed." });
+      void chargeAnonymous(options.deps, request, reply)
+        .then(
+          () => answer,
+          (refusal: unknown) => refusal,
+        )
+        .then((outcome) => sendError(reply, request, outcome));
+    },
   });
   app.decorateRequest("requestId", "");
   app.decorateRequest("admission", null);
@@ -40,15 +55,18 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     reply.header("Svc-Version", CURRENT_VERSION);
   });
 
-  // Empty bodies are `{}`; anything that is not JSON is a 400 that names the problem.
-  app.removeContentTypeParser("application/json");
+  // Only JSON is accepted (any other type is 415). Empty bodies are `{}`; unparseable JSON is 400; a
+  // body too deep, with an out-of-range number or with unstorable text is refused here, before the
+  // Idempotency-Key hash or anything else walks it.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
-      done(
+      return done(
         new AppError("invalid_request", {
           status: 400,
           message: `The request body is not valid JSON: ${(error as Error).message}`,
@@ -56,6 +74,9 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
         undefined,
       );
     }
+    const problem = screenJsonValue(parsed);
+    if (problem) return done(problem, undefined);
+    done(null, parsed);
   });
 
   app.setErrorHandler((error, request, reply) => sendError(reply, request, error));

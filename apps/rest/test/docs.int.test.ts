@@ -167,6 +167,24 @@ describe("GET /v1/openapi.json", () => {
     }
   });
 
+  it("describes the error envelope of DECISIONS §4 and the audit_ref every success body carries", async () => {
+    const document = JSON.parse((await get("/v1/openapi.json")).body) as Json;
+    const schemas = (document.components as Json).schemas as Record<string, Json>;
+    const error = schemas.Error as Json;
+    expect(error.$ref, "Error must be a schema, not a reference to itself").toBeUndefined();
+    expect(Object.keys(error.properties as Json).sort()).toEqual(["audit_ref", "error"]);
+    const inner = (error.properties as Record<string, Json>).error as Json;
+    expect(Object.keys(inner.properties as Json).sort()).toEqual(
+      ["code", "details", "doc_url", "message", "param", "request_id", "type"].sort(),
+    );
+    const matters = (document.paths as Record<string, Json>)["/v1/matters"] as Json;
+    const created = (matters.post as Json).responses as Record<string, Json>;
+    expect(JSON.stringify(created["201"])).toContain('"audit_ref"');
+    expect(Object.keys(created)).toEqual(
+      expect.arrayContaining(["400", "401", "403", "409", "413", "415", "422", "429"]),
+    );
+  });
+
   it("has every $ref resolve to an existing components.schemas entry", async () => {
     const document = JSON.parse((await get("/v1/openapi.json")).body) as Json;
     const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Json;

@@ -295,6 +295,18 @@ describe("matters: behaviour", () => {
     expect(Matter.parse(back.json)).toMatchObject({ status: "active", lead_counsel: null, name: "Renamed" });
   });
 
+  it("answers a PATCH that changes nothing with the matter as it is, writing nothing and appending no event", async () => {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner, { name: "Unchanged", economics: { platform_percentage: 5 } });
+    const eventsBefore = await countEvents(app().sql, owner.organizationId);
+    for (const body of [{}, { name: "Unchanged" }, { economics: { platform_percentage: 5 } }, { unknown_field: 1 }]) {
+      const response = await app().request("PATCH", `/v1/matters/${matter.id}`, { key: owner.key, body });
+      expect(response.status).toBe(200);
+      expect(withoutAuditRef(response.json)).toEqual(withoutAuditRef(matter));
+    }
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
+  });
+
   it("refuses status 'closed' through PATCH with 422 listing the allowed values, and appends nothing", async () => {
     const owner = await t.mintKey();
     const { matter } = await createMatter(t, owner);

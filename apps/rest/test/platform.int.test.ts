@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Capabilities, CURRENT_VERSION, Health, OPERATIONS, Organization, SCOPES } from "@crs/contract";
 import { signApiKey, verifyApiKey } from "@crs/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -178,6 +179,63 @@ describe("platform: behaviour", () => {
       expect(envelope.error.message).toContain(path);
       expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
       expectStandardHeaders(response);
+    }
+  });
+
+  it("refuses, with 4xx and no write, bodies that would break a walker: out-of-range numbers, deep nesting, unstorable text", async () => {
+    const owner = await t.mintKey();
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const cases: { rawBody: string; status: number; param: string }[] = [
+      { rawBody: '{"name":"x","extra":1e400}', status: 400, param: "extra" },
+      {
+        rawBody: '{"name":"x","economics":{"platform_percentage":-1e999}}',
+        status: 400,
+        param: "economics.platform_percentage",
+      },
+      { rawBody: `{"name":"x","n":${deep}}`, status: 400, param: ["n", ...Array<string>(64).fill("0")].join(".") },
+      { rawBody: '{"name":"x","extra":"\\ud800"}', status: 422, param: "extra" },
+      { rawBody: '{"name":"x","\\u0000key":1}', status: 422, param: "\u0000key" },
+    ];
+    for (const { rawBody, status, param } of cases) {
+      const withAndWithoutKey: Record<string, string>[] = [{}, { "idempotency-key": `walker-${randomUUID()}` }];
+      for (const headers of withAndWithoutKey) {
+        const response = await t.request("POST", "/v1/matters", { key: owner.key, rawBody, headers });
+        const envelope = expectError(response, status, "invalid_request");
+        expect(envelope.error.param).toBe(param);
+        expectStandardHeaders(response);
+      }
+    }
+    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+  });
+
+  it("answers a URL the router cannot read with the envelope: malformed encoding 400, an over-long id 404", async () => {
+    const owner = await t.mintKey();
+    const malformed = await t.request("GET", "/v1/matters/%", { key: owner.key });
+    expectError(malformed, 400, "invalid_request");
+    expectStandardHeaders(malformed);
+    const overLong = await t.request("GET", `/v1/matters/matter_${"0".repeat(200)}`, { key: owner.key });
+    expectError(overLong, 404, "not_found");
+    expectStandardHeaders(overLong);
+  });
+
+  it("accepts only JSON bodies: any other content type is 415 invalid_request", async () => {
+    const owner = await t.mintKey();
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/vnd.api+json"]) {
+      const response = await t.request("POST", "/v1/matters", {
+        key: owner.key,
+        rawBody: '{"name":"x"}',
+        headers: { "content-type": contentType },
+      });
+      expectError(response, 415, "invalid_request");
+    }
+    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+  });
+
+  it("reads limit as digits only: 0x10 and 1e1 are 400", async () => {
+    const owner = await t.mintKey();
+    for (const limit of ["0x10", "1e1", "5.0"]) {
+      const response = await t.request("GET", `/v1/matters?limit=${limit}`, { key: owner.key });
+      expect(expectError(response, 400, "invalid_request").error.param).toBe("limit");
     }
   });
 

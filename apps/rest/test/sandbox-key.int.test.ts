@@ -133,5 +133,10 @@ describe("sandbox key minting: the per-address limit", () => {
     // Minting has its own bucket: keys already minted keep working.
     const minted = await fresh.mintKey();
     expect((await fresh.request("GET", "/v1/organization", { key: minted.key })).status).toBe(200);
+
+    // ...and a key in hand does not buy more organizations: minting with one still draws on the IP's mint bucket.
+    const withKey = await fresh.request("POST", "/api/sandbox-key", { key: minted.key, body: {} });
+    expectError(withKey, 429, "rate_limited");
+    expect(withKey.headers.get("svc-ratelimit-limit")).toBe("10");
   });
 });

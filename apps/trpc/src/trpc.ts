@@ -1,4 +1,4 @@
-import { type AnyScope, AppError, toErrorBody, toValidationError } from "@crs/contract";
+import { type AnyScope, AppError, screenJsonValue, toErrorBody, toValidationError } from "@crs/contract";
 import {
   type Actor,
   authenticateKey,
@@ -76,7 +76,7 @@ export const router = t.router;
 export const publicProcedure = t.procedure;
 
 /** Same keys, same shared rate-limit buckets, same scopes as REST. */
-export const authedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const run = async (): Promise<Actor> => {
     const token = readBearerToken(ctx.authorization);
     if (!token) {
@@ -92,6 +92,9 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
       });
     }
     requireScope(key.scopes, meta?.scope ?? "any");
+    // The same screen as REST's body parser: nothing too deep, out of range or unstorable reaches a service.
+    const problem = screenJsonValue(await getRawInput());
+    if (problem) throw problem;
     return {
       organizationId: key.organizationId,
       environment: key.environment,

@@ -257,6 +257,17 @@ describe("errors carry the REST envelope in data.error", () => {
     expect(error.data?.error.message).toContain("mode");
     expect(await listMatters(need(deps, "deps"), actor, ListQuery.parse({}))).toEqual(before);
   });
+
+  it("text a database cannot store: 422 naming the field, never a 5xx, nothing written", async () => {
+    const before = await listMatters(need(deps, "deps"), actor, ListQuery.parse({}));
+    for (const input of [{ name: "a\u0000b" }, { name: "ok", notes: "\ud800" }]) {
+      const error = await failureOf(client.matters.create.mutate(input));
+      expect(error.data?.httpStatus).toBe(422);
+      expect(error.data?.error.code).toBe("invalid_request");
+      expect(error.data?.error.param).toBe(Object.keys(input).at(-1));
+    }
+    expect(await listMatters(need(deps, "deps"), actor, ListQuery.parse({}))).toEqual(before);
+  });
 });
 
 describe("Svc-Request-Id on every response", () => {

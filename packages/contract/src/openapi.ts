@@ -20,6 +20,20 @@ const ErrorEnvelope = z
 
 type JsonSchema = Record<string, unknown>;
 
+/** Every response body carries a top-level audit_ref (the request id), beside the resource's own fields. */
+function withAuditRef(schema: JsonSchema): JsonSchema {
+  return {
+    allOf: [
+      schema,
+      {
+        type: "object",
+        properties: { audit_ref: { type: "string", description: "the request id (Svc-Request-Id)" } },
+        required: ["audit_ref"],
+      },
+    ],
+  };
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the service validates with. */
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
@@ -34,8 +48,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     for (const [name, def] of Object.entries($defs ?? {})) components[name] = def;
     return rest;
   };
-  const errorSchema = toSchema(ErrorEnvelope, "output");
-  components.Error = errorSchema;
+  toSchema(ErrorEnvelope, "output"); // registers components.schemas.Error
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of Object.values(OPERATIONS) as Operation[]) {
@@ -56,7 +69,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       : [];
     const headerParams = [
       { name: "Svc-Version", in: "header", required: false, schema: { type: "string", example: CURRENT_VERSION } },
-      ...(op.method === "POST"
+      ...(op.idempotent
         ? [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }]
         : []),
     ];
@@ -74,14 +87,33 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       responses: {
         [String(op.successStatus)]: {
           description: "Success",
-          content: { "application/json": { schema: toSchema(op.response, "output") } },
+          content: { "application/json": { schema: withAuditRef(toSchema(op.response, "output")) } },
         },
-        ...(op.body || op.query ? { "400": errorResponse("Malformed request") } : {}),
-        ...(op.scope !== "none" ? { "401": errorResponse("Missing or invalid key") } : {}),
+        "400": errorResponse("Malformed request: unreadable JSON, a bad query parameter or an unknown Svc-Version"),
+        "401": errorResponse(op.scope === "none" ? "A key was sent and it is invalid" : "Missing or invalid key"),
         ...(op.scope !== "none" && op.scope !== "any" ? { "403": errorResponse("Key lacks the scope") } : {}),
         ...(op.path.includes("{") ? { "404": errorResponse("Unknown id") } : {}),
+        ...(op.idempotent
+          ? {
+              "409": errorResponse(
+                "Idempotency-Key reused with another body or still in flight, or the matter is closed",
+              ),
+            }
+          : {}),
+        ...(op.body ? { "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Body is not JSON") } : {}),
         ...(op.body ? { "422": errorResponse("Invalid body; names every bad field") } : {}),
-        "429": errorResponse("Rate limited"),
+        "429": errorResponse("Rate limited; Retry-After says when to retry"),
+        ...Object.fromEntries(
+          Object.entries(op.alsoAnswers ?? {}).map(([status, answer]) => [
+            status,
+            answer.schema
+              ? {
+                  description: answer.description,
+                  content: { "application/json": { schema: withAuditRef(toSchema(answer.schema, "output")) } },
+                }
+              : errorResponse(answer.description),
+          ]),
+        ),
       },
     };
     if (op.body) {

@@ -22,7 +22,10 @@ export interface Operation {
   body?: z.ZodType;
   query?: z.ZodType;
   response: z.ZodType;
+  /** takes an Idempotency-Key (every write that creates or changes a record; not key minting, whose key is shown once) */
   idempotent?: boolean;
+  /** statuses this operation answers beyond the common ones, with why */
+  alsoAnswers?: Record<number, { description: string; schema?: z.ZodType }>;
 }
 
 const MatterList = listOf(Matter, "MatterList");
@@ -49,6 +52,9 @@ export const OPERATIONS = {
     summary: "Service health. No key needed; a key, if sent, must be valid.",
     successStatus: 200,
     response: Health,
+    alsoAnswers: {
+      503: { description: "The database does not answer: the health object with status degraded", schema: Health },
+    },
   },
   getCapabilities: {
     id: "getCapabilities",
@@ -113,6 +119,7 @@ export const OPERATIONS = {
     successStatus: 200,
     body: UpdateMatterBody,
     response: Matter,
+    idempotent: true,
   },
   retrieveMatterDashboard: {
     id: "retrieveMatterDashboard",

@@ -57,29 +57,62 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (typeof input !== "object" || Array.isArray(input)) {
     throw new AppError("invalid_request", { message: "The request body must be a JSON object.", param: "body" });
   }
-  const unstorable = findUnstorableText(input, []);
-  if (unstorable) {
-    throw new AppError("invalid_request", {
-      message: `Invalid ${unstorable} (must not contain NUL characters or unpaired surrogates).`,
-      param: unstorable,
-      details: { invalid: [{ param: unstorable, message: "must not contain NUL characters or unpaired surrogates" }] },
-    });
-  }
+  const problem = screenJsonValue(input);
+  if (problem) throw problem;
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, 422, "body");
   return result.data;
 }
 
-/** Text Postgres cannot store (NUL) or JCS cannot hash (lone surrogates) is refused up front, never a 5xx. */
-function findUnstorableText(value: unknown, path: string[]): string | null {
-  if (typeof value === "string")
-    return value.includes("\u0000") || !value.isWellFormed() ? path.join(".") || "body" : null;
-  if (typeof value !== "object" || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = findUnstorableText(key, [...path, key]) ?? findUnstorableText(item, [...path, key]);
-    if (found) return found;
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Refuses, before anything else reads a body, what would otherwise surface as a 5xx deeper
+ * down: nesting past MAX_JSON_DEPTH (400; recursive walkers would overflow the stack), numbers
+ * JSON.parse turned into Infinity (400, e.g. 1e400), and text Postgres cannot store (NUL) or
+ * RFC 8785 cannot hash (unpaired surrogates) (422 naming the field). Iterative, so any depth is safe.
+ */
+export function screenJsonValue(value: unknown): AppError | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: item, path } = stack.pop() as { value: unknown; path: string[] };
+    const param = path.join(".") || "body";
+    if (path.length > MAX_JSON_DEPTH) {
+      return new AppError("invalid_request", {
+        status: 400,
+        message: `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`,
+        param,
+      });
+    }
+    if (typeof item === "number" && !Number.isFinite(item)) {
+      return new AppError("invalid_request", {
+        status: 400,
+        message: `Invalid ${param}: the number is out of range.`,
+        param,
+      });
+    }
+    if (typeof item === "string" && !isStorableText(item)) return unstorableText(param);
+    if (typeof item === "object" && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        if (!isStorableText(key)) return unstorableText([...path, key].join("."));
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
   }
   return null;
+}
+
+function isStorableText(text: string): boolean {
+  return !text.includes("\u0000") && text.isWellFormed();
+}
+
+function unstorableText(param: string): AppError {
+  const message = "must not contain NUL characters or unpaired surrogates";
+  return new AppError("invalid_request", {
+    message: `Invalid ${param} (${message}).`,
+    param,
+    details: { invalid: [{ param, message }] },
+  });
 }
 
 /** Parses query parameters: bad values are 400 (DECISIONS §5). */

@@ -30,6 +30,14 @@ export function completeMatterEconomics(partial: Partial<MatterEconomics> | unde
   return { ...DEFAULT_MATTER_ECONOMICS, ...stripUndefined(partial ?? {}) };
 }
 
+/** A PATCH of economics changes only the fields it names. */
+export function mergeMatterEconomics(
+  current: MatterEconomics,
+  patch: Partial<MatterEconomics> | undefined,
+): MatterEconomics {
+  return { ...current, ...stripUndefined(patch ?? {}) };
+}
+
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

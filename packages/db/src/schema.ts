@@ -39,7 +39,6 @@ export const apiKeys = pgTable(
     scopes: text("scopes").array().notNull(),
     pinnedVersion: text("pinned_version"),
     revokedAt: ts("revoked_at"),
-    lastUsedAt: ts("last_used_at"),
     createdAt: ts("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],

@@ -2,20 +2,19 @@ import { badRequest, type ListQuery } from "@crs/contract";
 import { asc, desc, gt, lt, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
-const CURSOR = /^[a-z]+_[0-9a-z]{26}$/;
+/** `starting_after` and `ending_before` point opposite ways; a request may give one. (Their form is checked by ListQuery.) */
+export function assertSingleCursor(query: Pick<ListQuery, "starting_after" | "ending_before">): void {
+  if (query.starting_after && query.ending_before) {
+    throw badRequest("Give starting_after or ending_before, not both.", "ending_before");
+  }
+}
 
 /**
  * Cursor pagination over a time-ordered id column, most recent first. `starting_after` walks to
  * older items, `ending_before` to newer ones; one extra row tells whether more remain.
  */
 export function pageWindow(idColumn: PgColumn, query: ListQuery) {
-  if (query.starting_after && query.ending_before) {
-    throw badRequest("Give starting_after or ending_before, not both.", "ending_before");
-  }
-  for (const param of ["starting_after", "ending_before"] as const) {
-    const value = query[param];
-    if (value !== undefined && !CURSOR.test(value)) throw badRequest(`${param} must be an object id.`, param);
-  }
+  assertSingleCursor(query);
   const backwards = query.ending_before !== undefined;
   const cursor: SQL | undefined = query.starting_after
     ? lt(idColumn, query.starting_after)

@@ -89,10 +89,11 @@ async function admit(config: RestConfig, operation: Operation, request: FastifyR
     await chargeAnonymous(deps, request, reply);
     throw error;
   }
-  if (key) applyRateLimit(reply, await consumeToken(deps.sql, `key:${key.keyId}`, key.rateLimit));
-  else if (operation.id === "mintSandboxKey") {
+  // Minting always draws on the per-IP mint bucket: a key in hand must not buy more organizations.
+  if (operation.id === "mintSandboxKey") {
     applyRateLimit(reply, await consumeToken(deps.sql, `mint:${config.surface}:${request.ip}`, SANDBOX_KEY_MINT_LIMIT));
-  } else await chargeAnonymous(deps, request, reply);
+  } else if (key) applyRateLimit(reply, await consumeToken(deps.sql, `key:${key.keyId}`, key.rateLimit));
+  else await chargeAnonymous(deps, request, reply);
   if (!key && operation.scope !== "none") {
     throw new AppError("unauthenticated", {
       message: "No API key provided. Send 'Authorization: Bearer <API key>'.",

@@ -35,11 +35,16 @@ export const ObjectIdParam = z.string().regex(/^[a-z]+_[0-9a-z]{26}$/, "must be 
 const cursor = ObjectIdParam;
 
 export const ListQuery = z.object({
-  limit: z.coerce
-    .number({ error: "must be an integer between 1 and 100" })
-    .int("must be an integer between 1 and 100")
-    .min(1, "must be an integer between 1 and 100")
-    .max(100, "must be an integer between 1 and 100")
+  // Digits only: `0x10` or `1e1` are not page sizes, though Number() would read them as such.
+  limit: z
+    .preprocess(
+      (value) => (typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value),
+      z
+        .number({ error: "must be an integer between 1 and 100" })
+        .int("must be an integer between 1 and 100")
+        .min(1, "must be an integer between 1 and 100")
+        .max(100, "must be an integer between 1 and 100"),
+    )
     .default(20),
   starting_after: cursor.optional(),
   ending_before: cursor.optional(),

@@ -2,7 +2,7 @@ import { badRequest, type ListEventsQuery } from "@crs/contract";
 import { schema } from "@crs/db";
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import type { Actor, ServiceDeps } from "../context";
-import { listEnvelope } from "../pagination";
+import { assertSingleCursor, listEnvelope } from "../pagination";
 import { presentEvent } from "./present-event";
 
 /**
@@ -11,9 +11,7 @@ import { presentEvent } from "./present-event";
  * resolved to its sequence and the page is cut by sequence, which is the order the chain defines.
  */
 export async function listEvents(deps: ServiceDeps, actor: Actor, query: ListEventsQuery) {
-  if (query.starting_after && query.ending_before) {
-    throw badRequest("Give starting_after or ending_before, not both.", "ending_before");
-  }
+  assertSingleCursor(query);
   const e = schema.events;
   const scope = and(eq(e.organizationId, actor.organizationId), eq(e.environment, actor.environment));
   const cursorParam = query.starting_after ? "starting_after" : query.ending_before ? "ending_before" : null;

@@ -1,3 +1,4 @@
+import { canonicalize, type MatterEconomics, mergeMatterEconomics } from "@crs/core";
 import type { Matter, UpdateMatterBody } from "@crs/contract";
 import { schema, type Transaction } from "@crs/db";
 import { and, eq } from "drizzle-orm";
@@ -18,16 +19,26 @@ export async function updateMatter(
   const current = await lockMatter(tx, actor, matterId);
   assertMatterWritable(current);
   const before = presentMatter(current);
-  const changes = {
-    ...(params.name !== undefined ? { name: params.name } : {}),
-    ...(params.status !== undefined ? { status: params.status } : {}),
-    ...(params.lead_counsel !== undefined ? { leadCounsel: params.lead_counsel } : {}),
-    ...(params.notes !== undefined ? { notes: params.notes } : {}),
-    ...(params.retention_policy !== undefined ? { retentionPolicy: params.retention_policy } : {}),
-    ...(params.economics !== undefined
-      ? { economics: { ...current.economics, ...stripUndefined(params.economics) } }
-      : {}),
+  const requested = {
+    name: params.name,
+    status: params.status,
+    leadCounsel: params.lead_counsel,
+    notes: params.notes,
+    retentionPolicy: params.retention_policy,
+    economics:
+      params.economics === undefined
+        ? undefined
+        : mergeMatterEconomics(current.economics as unknown as MatterEconomics, params.economics),
   };
+  // Only fields whose value really changes are written; a PATCH that changes nothing writes nothing
+  // and appends no event, so the chain records changes, not requests.
+  const changes = Object.fromEntries(
+    Object.entries(requested).filter(
+      ([field, value]) =>
+        value !== undefined && canonicalize(value) !== canonicalize(current[field as keyof typeof current]),
+    ),
+  );
+  if (Object.keys(changes).length === 0) return before;
   const now = deps.clock();
   const [row] = await tx
     .update(schema.matters)
@@ -44,10 +55,6 @@ export async function updateMatter(
     extra: { previous_attributes: previousAttributes(before, matter) },
   });
   return matter;
-}
-
-function stripUndefined(value: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }
 
 /** The fields whose values changed, with their values before the update (audit and updated_at aside). */
