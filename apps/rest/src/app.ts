@@ -1,6 +1,6 @@
 import { AppError, buildOpenApiDocument, CURRENT_VERSION, screenJsonValue } from "@crs/contract";
-import type { ServiceDeps, Surface } from "@crs/services";
 import { newId } from "@crs/db";
+import type { ServiceDeps, Surface } from "@crs/services";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
 import { chargeAnonymous } from "./plumbing/register-operation";

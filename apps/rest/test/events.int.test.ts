@@ -1,25 +1,16 @@
 import { Capabilities, ChainVerification, Event, OPERATIONS } from "@crs/contract";
 import { createChainVerifier, GENESIS_PREV_HASH, publicKeyFromHex } from "@crs/core";
 import type postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectAuditRef, expectError, expectStandardHeaders } from "./support/expectations";
 import { allEvents, createMatter, EventList } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { startTestApp, type TestApp, type TestKey, type TestResponse } from "./support/test-app";
+import { type TestKey, type TestResponse, useTestApp } from "./support/test-app";
 
-let t: TestApp;
-const app = () => t;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const app = useTestApp();
 
 async function verifyChain(owner: TestKey): Promise<ChainVerification> {
-  const response = await t.request("GET", "/v1/events/verify-chain", { key: owner.key });
+  const response = await app().request("GET", "/v1/events/verify-chain", { key: owner.key });
   expectStandardHeaders(response);
   expect(response.status).toBe(200);
   expectAuditRef(response);
@@ -27,7 +18,7 @@ async function verifyChain(owner: TestKey): Promise<ChainVerification> {
 }
 
 async function listEvents(owner: TestKey, query = "") {
-  const response = await t.request("GET", `/v1/events${query}`, { key: owner.key });
+  const response = await app().request("GET", `/v1/events${query}`, { key: owner.key });
   expectStandardHeaders(response);
   expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
   expectAuditRef(response);
@@ -41,14 +32,14 @@ interface ChainRow {
 }
 
 async function chainRows(organizationId: string): Promise<ChainRow[]> {
-  return t.sql<ChainRow[]>`
+  return app().sql<ChainRow[]>`
     select id, sequence::int as sequence, hash from events
      where organization_id = ${organizationId} order by sequence`;
 }
 
 /** Edits the log behind the service's back, with the append-only trigger off for this transaction only. */
 async function tamper(edit: (sql: postgres.TransactionSql) => Promise<unknown>): Promise<void> {
-  await t.sql.begin(async (tx) => {
+  await app().sql.begin(async (tx) => {
     await tx`alter table events disable trigger events_append_only`;
     await edit(tx);
     await tx`alter table events enable trigger events_append_only`;
@@ -57,8 +48,8 @@ async function tamper(edit: (sql: postgres.TransactionSql) => Promise<unknown>):
 
 /** A fresh organization with three events (sequences 1..3). */
 async function organizationWithThreeEvents() {
-  const owner = await t.mintKey();
-  for (const name of ["One", "Two", "Three"]) await createMatter(t, owner, { name });
+  const owner = await app().mintKey();
+  for (const name of ["One", "Two", "Three"]) await createMatter(app(), owner, { name });
   const rows = await chainRows(owner.organizationId);
   expect(rows.map((r) => r.sequence)).toEqual([1, 2, 3]);
   expect((await verifyChain(owner)).valid).toBe(true);
@@ -71,7 +62,7 @@ describeSecuritySuite(OPERATIONS.verifyEventChain, { app, request: async () => (
 describeSecuritySuite(OPERATIONS.retrieveEvent, {
   app,
   request: async (owner) => {
-    await createMatter(t, owner);
+    await createMatter(app(), owner);
     const [row] = await chainRows(owner.organizationId);
     if (!row) throw new Error("the create appended no event");
     return { path: `/v1/events/${row.id}` };
@@ -80,11 +71,11 @@ describeSecuritySuite(OPERATIONS.retrieveEvent, {
 
 describe("events: behaviour", () => {
   it("lists events most recent first, filters by matter_id and type, and pages by cursor", async () => {
-    const owner = await t.mintKey();
-    const { matter: a } = await createMatter(t, owner, { name: "A" });
-    await t.request("PATCH", `/v1/matters/${a.id}`, { key: owner.key, body: { status: "on_hold" } });
-    const { matter: b } = await createMatter(t, owner, { name: "B" });
-    await t.request("POST", `/v1/matters/${a.id}/close`, { key: owner.key, body: { reason: "paid" } });
+    const owner = await app().mintKey();
+    const { matter: a } = await createMatter(app(), owner, { name: "A" });
+    await app().request("PATCH", `/v1/matters/${a.id}`, { key: owner.key, body: { status: "on_hold" } });
+    const { matter: b } = await createMatter(app(), owner, { name: "B" });
+    await app().request("POST", `/v1/matters/${a.id}/close`, { key: owner.key, body: { reason: "paid" } });
 
     const all = await listEvents(owner);
     expect(all.url).toBe("/v1/events");
@@ -117,11 +108,11 @@ describe("events: behaviour", () => {
   });
 
   it("retrieves an event exactly as it was listed and signed", async () => {
-    const owner = await t.mintKey();
-    const { response: created, matter } = await createMatter(t, owner);
+    const owner = await app().mintKey();
+    const { response: created, matter } = await createMatter(app(), owner);
     const [listed] = (await listEvents(owner)).data;
     if (!listed) throw new Error("no event listed");
-    const response = await t.request("GET", `/v1/events/${listed.id}`, { key: owner.key });
+    const response = await app().request("GET", `/v1/events/${listed.id}`, { key: owner.key });
     expectStandardHeaders(response);
     expect(response.status).toBe(200);
     const event = Event.parse(response.json);
@@ -145,19 +136,19 @@ describe("events: behaviour", () => {
     ["an id of another kind", "matter_00000000000000000000000000"],
     ["a malformed id", "evt_nope"],
   ])("returns 404 for %s", async (_label, id) => {
-    const owner = await t.mintKey();
-    expectError(await t.request("GET", `/v1/events/${id}`, { key: owner.key }), 404, "not_found");
+    const owner = await app().mintKey();
+    expectError(await app().request("GET", `/v1/events/${id}`, { key: owner.key }), 404, "not_found");
   });
 
   it("returns 400 for an invalid type filter or bad cursors, and ignores unknown filters", async () => {
-    const owner = await t.mintKey();
-    await createMatter(t, owner);
-    const badType = await t.request("GET", "/v1/events?type=matter.exploded", { key: owner.key });
+    const owner = await app().mintKey();
+    await createMatter(app(), owner);
+    const badType = await app().request("GET", "/v1/events?type=matter.exploded", { key: owner.key });
     expect(expectError(badType, 400, "invalid_request").error.param).toBe("type");
-    const badLimit = await t.request("GET", "/v1/events?limit=101", { key: owner.key });
+    const badLimit = await app().request("GET", "/v1/events?limit=101", { key: owner.key });
     expect(expectError(badLimit, 400, "invalid_request").error.param).toBe("limit");
     const [row] = await chainRows(owner.organizationId);
-    const both = await t.request("GET", `/v1/events?starting_after=${row?.id}&ending_before=${row?.id}`, {
+    const both = await app().request("GET", `/v1/events?starting_after=${row?.id}&ending_before=${row?.id}`, {
       key: owner.key,
     });
     expectError(both, 400, "invalid_request");
@@ -166,7 +157,7 @@ describe("events: behaviour", () => {
   });
 
   it("verifies an empty log as valid with nothing checked", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     expect(await verifyChain(owner)).toMatchObject({
       object: "chain_verification",
       valid: true,
@@ -177,13 +168,15 @@ describe("events: behaviour", () => {
   });
 
   it("keeps one gapless chain per organization under 50 concurrent writes, beside another organization's", async () => {
-    const busy = await t.keyWithScopes(["matters:write", "matters:read", "events:read"], { organizationName: "Busy" });
-    const neighbour = await t.mintKey();
+    const busy = await app().keyWithScopes(["matters:write", "matters:read", "events:read"], {
+      organizationName: "Busy",
+    });
+    const neighbour = await app().mintKey();
     const requests: Promise<TestResponse>[] = [];
     for (let i = 0; i < 50; i++) {
-      requests.push(t.request("POST", "/v1/matters", { key: busy.key, body: { name: `Busy ${i}` } }));
+      requests.push(app().request("POST", "/v1/matters", { key: busy.key, body: { name: `Busy ${i}` } }));
       if (i % 5 === 0 || i % 5 === 2) {
-        requests.push(t.request("POST", "/v1/matters", { key: neighbour.key, body: { name: `Neighbour ${i}` } }));
+        requests.push(app().request("POST", "/v1/matters", { key: neighbour.key, body: { name: `Neighbour ${i}` } }));
       }
     }
     const responses = await Promise.all(requests);
@@ -193,7 +186,9 @@ describe("events: behaviour", () => {
       [busy, 50, true],
       [neighbour, 20, false],
     ] as const) {
-      const rows = await t.sql<{ sequence: number; organization_id: string; object_org: string; livemode: boolean }[]>`
+      const rows = await app().sql<
+        { sequence: number; organization_id: string; object_org: string; livemode: boolean }[]
+      >`
         select sequence::int as sequence, organization_id, data->'object'->>'organization_id' as object_org, livemode
           from events where organization_id = ${owner.organizationId} order by sequence`;
       expect(rows.map((r) => r.sequence)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
@@ -210,7 +205,7 @@ describe("events: behaviour", () => {
       });
 
       // Most recent first is chain order, whatever order the concurrent writers minted their ids in.
-      const listed = await allEvents(t, owner);
+      const listed = await allEvents(app(), owner);
       expect(listed.map((e) => e.sequence)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
       const matterIds = responses
         .filter((r) => (r.json as { organization_id?: string }).organization_id === owner.organizationId)
@@ -221,11 +216,11 @@ describe("events: behaviour", () => {
   });
 
   it("lets anyone holding the events verify them offline with the published public key", async () => {
-    const owner = await t.mintKey();
-    for (const name of ["One", "Two", "Three"]) await createMatter(t, owner, { name });
-    const capabilities = Capabilities.parse((await t.request("GET", "/v1/capabilities", { key: owner.key })).json);
+    const owner = await app().mintKey();
+    for (const name of ["One", "Two", "Three"]) await createMatter(app(), owner, { name });
+    const capabilities = Capabilities.parse((await app().request("GET", "/v1/capabilities", { key: owner.key })).json);
     const verifier = createChainVerifier(publicKeyFromHex(capabilities.event_signing_key.public_key));
-    const events = await allEvents(t, owner);
+    const events = await allEvents(app(), owner);
     expect(events).toHaveLength(3);
     for (const event of events) expect(verifier.check(event)).toBeNull();
     expect(verifier.head).toEqual({ sequence: 3, hash: events[2]?.hash });
@@ -267,7 +262,7 @@ describe("events: behaviour", () => {
                       set signature = (case when left(signature, 1) = '0' then '1' else '0' end) || substr(signature, 2)
                     where organization_id = ${owner.organizationId} and sequence = 2`,
       );
-      const [changed] = await t.sql<{ signature: string }[]>`
+      const [changed] = await app().sql<{ signature: string }[]>`
         select signature from events where organization_id = ${owner.organizationId} and sequence = 2`;
       expect(changed?.signature).toMatch(/^[0-9a-f]{128}$/);
       expect(await verifyChain(owner)).toMatchObject({
@@ -300,12 +295,13 @@ describe("events: behaviour", () => {
   it("refuses UPDATE, DELETE and TRUNCATE on events in the database itself", async () => {
     const { owner } = await organizationWithThreeEvents();
     await expect(
-      t.sql`update events set type = 'matter.updated' where organization_id = ${owner.organizationId} and sequence = 1`,
+      app()
+        .sql`update events set type = 'matter.updated' where organization_id = ${owner.organizationId} and sequence = 1`,
     ).rejects.toThrow(/append-only/);
     await expect(
-      t.sql`delete from events where organization_id = ${owner.organizationId} and sequence = 3`,
+      app().sql`delete from events where organization_id = ${owner.organizationId} and sequence = 3`,
     ).rejects.toThrow(/append-only/);
-    await expect(t.sql`truncate events`).rejects.toThrow(/append-only/);
+    await expect(app().sql`truncate events`).rejects.toThrow(/append-only/);
     expect((await chainRows(owner.organizationId)).map((r) => r.sequence)).toEqual([1, 2, 3]);
     expect((await verifyChain(owner)).valid).toBe(true);
   });

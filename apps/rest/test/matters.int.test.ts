@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Matter, MatterDashboard, OPERATIONS } from "@crs/contract";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   countEvents,
@@ -15,18 +15,9 @@ import {
 } from "./support/expectations";
 import { createMatter, eventsOfRequest, sleep } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { startTestApp, type TestApp, type TestKey } from "./support/test-app";
+import { type TestKey, useTestApp } from "./support/test-app";
 
-let t: TestApp;
-const app = () => t;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const app = useTestApp();
 
 const MatterList = z.object({
   object: z.literal("list"),
@@ -37,14 +28,14 @@ const MatterList = z.object({
 });
 
 async function listMatters(owner: TestKey, query: string) {
-  const response = await t.request("GET", `/v1/matters${query}`, { key: owner.key });
+  const response = await app().request("GET", `/v1/matters${query}`, { key: owner.key });
   expectStandardHeaders(response);
   expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
   const list = MatterList.parse(response.json);
   return { ids: list.data.map((m) => m.id), has_more: list.has_more };
 }
 
-const matterPath = async (owner: TestKey) => `/v1/matters/${(await createMatter(t, owner)).matter.id}`;
+const matterPath = async (owner: TestKey) => `/v1/matters/${(await createMatter(app(), owner)).matter.id}`;
 
 describeSecuritySuite(OPERATIONS.createMatter, {
   app,
@@ -56,9 +47,9 @@ describeSecuritySuite(OPERATIONS.createMatter, {
   },
   idempotency: {
     effects: async (owner) => ({
-      matters: await countMatters(t.sql, owner.organizationId),
-      created_events: await countEvents(t.sql, owner.organizationId, "matter.created"),
-      events: await countEvents(t.sql, owner.organizationId),
+      matters: await countMatters(app().sql, owner.organizationId),
+      created_events: await countEvents(app().sql, owner.organizationId, "matter.created"),
+      events: await countEvents(app().sql, owner.organizationId),
     }),
     perWrite: { matters: 1, created_events: 1, events: 1 },
     changedBody: { name: "Another matter entirely" },
@@ -99,9 +90,9 @@ describeSecuritySuite(OPERATIONS.closeMatter, {
   badBody: { body: { notes: 7 }, missing: ["reason"], invalid: ["notes"] },
   idempotency: {
     effects: async (owner) => ({
-      closed: await countMatters(t.sql, owner.organizationId, "closed"),
-      closed_events: await countEvents(t.sql, owner.organizationId, "matter.closed"),
-      events: await countEvents(t.sql, owner.organizationId),
+      closed: await countMatters(app().sql, owner.organizationId, "closed"),
+      closed_events: await countEvents(app().sql, owner.organizationId, "matter.closed"),
+      events: await countEvents(app().sql, owner.organizationId),
     }),
     perWrite: { closed: 1, closed_events: 1, events: 1 },
     changedBody: { reason: "settled" },
@@ -110,8 +101,8 @@ describeSecuritySuite(OPERATIONS.closeMatter, {
 
 describe("matters: behaviour", () => {
   it("creates a matter with the documented defaults", async () => {
-    const owner = await t.mintKey();
-    const { response, matter } = await createMatter(t, owner, { name: "  Acme Holdings v. Doe  " });
+    const owner = await app().mintKey();
+    const { response, matter } = await createMatter(app(), owner, { name: "  Acme Holdings v. Doe  " });
     expect(matter).toMatchObject({
       object: "matter",
       name: "Acme Holdings v. Doe",
@@ -140,8 +131,8 @@ describe("matters: behaviour", () => {
   });
 
   it("keeps the fields a caller sets, and ignores unknown fields", async () => {
-    const owner = await t.mintKey();
-    const { response, matter } = await createMatter(t, owner, {
+    const owner = await app().mintKey();
+    const { response, matter } = await createMatter(app(), owner, {
       name: "Receivership of Example LLC",
       mode: "receivership",
       lead_counsel: "J. Counsel",
@@ -159,17 +150,17 @@ describe("matters: behaviour", () => {
   });
 
   it("answers every matter operation with an audit_ref equal to Svc-Request-Id", async () => {
-    const owner = await t.mintKey();
-    const { response: created, matter } = await createMatter(t, owner);
+    const owner = await app().mintKey();
+    const { response: created, matter } = await createMatter(app(), owner);
     const path = `/v1/matters/${matter.id}`;
     const responses = [
       created,
-      await t.request("GET", "/v1/matters", { key: owner.key }),
-      await t.request("GET", path, { key: owner.key }),
-      await t.request("PATCH", path, { key: owner.key, body: { notes: "n" } }),
-      await t.request("GET", `${path}/dashboard`, { key: owner.key }),
-      await t.request("POST", `${path}/close`, { key: owner.key, body: { reason: "exhausted" } }),
-      await t.request("PATCH", path, { key: owner.key, body: { notes: "too late" } }),
+      await app().request("GET", "/v1/matters", { key: owner.key }),
+      await app().request("GET", path, { key: owner.key }),
+      await app().request("PATCH", path, { key: owner.key, body: { notes: "n" } }),
+      await app().request("GET", `${path}/dashboard`, { key: owner.key }),
+      await app().request("POST", `${path}/close`, { key: owner.key, body: { reason: "exhausted" } }),
+      await app().request("PATCH", path, { key: owner.key, body: { notes: "too late" } }),
     ];
     const ids = new Set<string>();
     for (const response of responses) {
@@ -180,10 +171,10 @@ describe("matters: behaviour", () => {
   });
 
   it("lists matters most recent first, with cursors both ways and a correct has_more", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const ids: string[] = [];
     for (let i = 1; i <= 5; i++) {
-      ids.push((await createMatter(t, owner, { name: `Matter ${i}` })).matter.id);
+      ids.push((await createMatter(app(), owner, { name: `Matter ${i}` })).matter.id);
       await sleep(2); // distinct milliseconds, so creation order is id order
     }
     const [m1, m2, m3, m4, m5] = ids as [string, string, string, string, string];
@@ -202,11 +193,11 @@ describe("matters: behaviour", () => {
   });
 
   it("lists only the caller's organization and environment", async () => {
-    const owner = await t.mintKey();
-    const stranger = await t.mintKey();
-    const live = await t.keyWithScopes(["matters:read", "matters:write"]);
-    await createMatter(t, owner);
-    const { matter: liveMatter } = await createMatter(t, live);
+    const owner = await app().mintKey();
+    const stranger = await app().mintKey();
+    const live = await app().keyWithScopes(["matters:read", "matters:write"]);
+    await createMatter(app(), owner);
+    const { matter: liveMatter } = await createMatter(app(), live);
     expect(liveMatter.livemode).toBe(true);
     expect(await listMatters(stranger, "")).toEqual({ ids: [], has_more: false });
     const seenByLive = await listMatters(live, "");
@@ -214,8 +205,8 @@ describe("matters: behaviour", () => {
   });
 
   it.each(["0", "101", "abc", "1.5", "-3", ""])("returns 400 naming limit for limit=%j", async (limit) => {
-    const owner = await t.mintKey();
-    const response = await t.request("GET", `/v1/matters?limit=${limit}`, { key: owner.key });
+    const owner = await app().mintKey();
+    const response = await app().request("GET", `/v1/matters?limit=${limit}`, { key: owner.key });
     expectStandardHeaders(response);
     const envelope = expectError(response, 400, "invalid_request");
     expect(envelope.error.param).toBe("limit");
@@ -223,23 +214,23 @@ describe("matters: behaviour", () => {
   });
 
   it("returns 400 for starting_after and ending_before together, or a cursor that is not an id", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner);
-    const both = await t.request("GET", `/v1/matters?starting_after=${matter.id}&ending_before=${matter.id}`, {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const both = await app().request("GET", `/v1/matters?starting_after=${matter.id}&ending_before=${matter.id}`, {
       key: owner.key,
     });
     const envelope = expectError(both, 400, "invalid_request");
     expect(envelope.error.message).toMatch(/starting_after/);
     expect(envelope.error.message).toMatch(/ending_before/);
 
-    const garbage = await t.request("GET", "/v1/matters?starting_after=not%20an%20id", { key: owner.key });
+    const garbage = await app().request("GET", "/v1/matters?starting_after=not%20an%20id", { key: owner.key });
     expect(expectError(garbage, 400, "invalid_request").error.param).toBe("starting_after");
   });
 
   it("retrieves a matter as it was created", async () => {
-    const owner = await t.mintKey();
-    const { response: created, matter } = await createMatter(t, owner);
-    const response = await t.request("GET", `/v1/matters/${matter.id}`, { key: owner.key });
+    const owner = await app().mintKey();
+    const { response: created, matter } = await createMatter(app(), owner);
+    const response = await app().request("GET", `/v1/matters/${matter.id}`, { key: owner.key });
     expect(response.status).toBe(200);
     expectAuditRef(response);
     expect(withoutAuditRef(response.json)).toEqual(withoutAuditRef(created.json));
@@ -250,28 +241,28 @@ describe("matters: behaviour", () => {
     ["an id of another kind", "evt_01jzzzzzzzzzzzzzzzzzzzzzzz"],
     ["a malformed id", "not-an-id"],
   ])("returns 404 for %s", async (_label, id) => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const [method, path, body] of [
       ["GET", `/v1/matters/${id}`, undefined],
       ["PATCH", `/v1/matters/${id}`, { name: "x" }],
       ["GET", `/v1/matters/${id}/dashboard`, undefined],
       ["POST", `/v1/matters/${id}/close`, { reason: "paid" }],
     ] as const) {
-      const response = await t.request(method, path, { key: owner.key, ...(body ? { body } : {}) });
+      const response = await app().request(method, path, { key: owner.key, ...(body ? { body } : {}) });
       expectStandardHeaders(response);
       expectError(response, 404, "not_found");
     }
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(0);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("updates name, status and counsel, and merges economics partially", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner, {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner, {
       name: "Original",
       lead_counsel: "A. Counsel",
       economics: { counsel_fee_percentage: 20, currency: "EUR" },
     });
-    const response = await t.request("PATCH", `/v1/matters/${matter.id}`, {
+    const response = await app().request("PATCH", `/v1/matters/${matter.id}`, {
       key: owner.key,
       body: { name: "Renamed", status: "on_hold", economics: { platform_percentage: 5 }, retention_policy: "7y" },
     });
@@ -288,7 +279,7 @@ describe("matters: behaviour", () => {
     });
     expect(updated.audit.request_id).toBe(expectAuditRef(response));
 
-    const back = await t.request("PATCH", `/v1/matters/${matter.id}`, {
+    const back = await app().request("PATCH", `/v1/matters/${matter.id}`, {
       key: owner.key,
       body: { status: "active", lead_counsel: null },
     });
@@ -308,25 +299,25 @@ describe("matters: behaviour", () => {
   });
 
   it("refuses status 'closed' through PATCH with 422 listing the allowed values, and appends nothing", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner);
-    const before = await countEvents(t.sql, owner.organizationId);
-    const response = await t.request("PATCH", `/v1/matters/${matter.id}`, {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const before = await countEvents(app().sql, owner.organizationId);
+    const response = await app().request("PATCH", `/v1/matters/${matter.id}`, {
       key: owner.key,
       body: { status: "closed" },
     });
     const envelope = expectError(response, 422, "invalid_request");
     expect(envelope.error.param).toBe("status");
     expect(ValidationDetails.parse(envelope.error.details).allowed).toEqual(["active", "on_hold"]);
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(before);
-    const unchanged = await t.request("GET", `/v1/matters/${matter.id}`, { key: owner.key });
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    const unchanged = await app().request("GET", `/v1/matters/${matter.id}`, { key: owner.key });
     expect(Matter.parse(unchanged.json).status).toBe("active");
   });
 
   it("closes a matter with a reason, then refuses every further write with 409 and appends nothing", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner);
-    const response = await t.request("POST", `/v1/matters/${matter.id}/close`, {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const response = await app().request("POST", `/v1/matters/${matter.id}/close`, {
       key: owner.key,
       body: { reason: "settled", notes: "Settled at mediation." },
     });
@@ -335,26 +326,32 @@ describe("matters: behaviour", () => {
     expect(closed).toMatchObject({ status: "closed", close_reason: "settled", close_notes: "Settled at mediation." });
     expect(closed.closed_at).toMatch(ISO_MILLIS);
 
-    const before = await countEvents(t.sql, owner.organizationId);
-    const patch = await t.request("PATCH", `/v1/matters/${matter.id}`, { key: owner.key, body: { name: "Reopen?" } });
+    const before = await countEvents(app().sql, owner.organizationId);
+    const patch = await app().request("PATCH", `/v1/matters/${matter.id}`, {
+      key: owner.key,
+      body: { name: "Reopen?" },
+    });
     expect(expectError(patch, 409, "conflict").error.message).toContain(matter.id);
-    const reopen = await t.request("PATCH", `/v1/matters/${matter.id}`, { key: owner.key, body: { status: "active" } });
+    const reopen = await app().request("PATCH", `/v1/matters/${matter.id}`, {
+      key: owner.key,
+      body: { status: "active" },
+    });
     expectError(reopen, 409, "conflict");
-    const again = await t.request("POST", `/v1/matters/${matter.id}/close`, {
+    const again = await app().request("POST", `/v1/matters/${matter.id}/close`, {
       key: owner.key,
       body: { reason: "paid" },
     });
     expectError(again, 409, "conflict");
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(before);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
 
-    const still = Matter.parse((await t.request("GET", `/v1/matters/${matter.id}`, { key: owner.key })).json);
+    const still = Matter.parse((await app().request("GET", `/v1/matters/${matter.id}`, { key: owner.key })).json);
     expect(still).toMatchObject({ status: "closed", close_reason: "settled", name: matter.name });
   });
 
   it("returns the dashboard with zero figures and the intake phase, then the closed phase", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner, { name: "Dash", economics: { currency: "GBP" } });
-    const response = await t.request("GET", `/v1/matters/${matter.id}/dashboard`, { key: owner.key });
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner, { name: "Dash", economics: { currency: "GBP" } });
+    const response = await app().request("GET", `/v1/matters/${matter.id}/dashboard`, { key: owner.key });
     expect(response.status).toBe(200);
     expectAuditRef(response);
     const dashboard = MatterDashboard.parse(response.json);
@@ -374,19 +371,19 @@ describe("matters: behaviour", () => {
       remittances: 0,
     });
 
-    await t.request("POST", `/v1/matters/${matter.id}/close`, { key: owner.key, body: { reason: "exhausted" } });
+    await app().request("POST", `/v1/matters/${matter.id}/close`, { key: owner.key, body: { reason: "exhausted" } });
     const after = MatterDashboard.parse(
-      (await t.request("GET", `/v1/matters/${matter.id}/dashboard`, { key: owner.key })).json,
+      (await app().request("GET", `/v1/matters/${matter.id}/dashboard`, { key: owner.key })).json,
     );
     expect(after).toMatchObject({ recovery_phase: "closed", phase_index: 6 });
   });
 
   it("appends matter.created, matter.updated and matter.closed carrying the object as returned", async () => {
-    const owner = await t.mintKey();
-    const created = await createMatter(t, owner);
+    const owner = await app().mintKey();
+    const created = await createMatter(app(), owner);
     const path = `/v1/matters/${created.matter.id}`;
-    const updated = await t.request("PATCH", path, { key: owner.key, body: { status: "on_hold", name: "Held" } });
-    const closed = await t.request("POST", `${path}/close`, { key: owner.key, body: { reason: "stayed" } });
+    const updated = await app().request("PATCH", path, { key: owner.key, body: { status: "on_hold", name: "Held" } });
+    const closed = await app().request("POST", `${path}/close`, { key: owner.key, body: { reason: "stayed" } });
 
     for (const [response, type, status] of [
       [created.response, "matter.created", "active"],
@@ -394,103 +391,110 @@ describe("matters: behaviour", () => {
       [closed, "matter.closed", "closed"],
     ] as const) {
       const requestId = expectAuditRef(response);
-      const events = await eventsOfRequest(t, owner, requestId);
+      const events = await eventsOfRequest(app(), owner, requestId);
       expect(events).toHaveLength(1);
       const [event] = events;
       expect(event).toMatchObject({ type, audit_ref: requestId, livemode: false, api_version: "2026-07-05" });
       expect(event?.data).toMatchObject({ matter_id: created.matter.id, status, audit_ref: requestId });
       expect(event?.data.object).toEqual(withoutAuditRef(response.json));
     }
-    const updatedEvent = (await eventsOfRequest(t, owner, expectAuditRef(updated)))[0];
+    const updatedEvent = (await eventsOfRequest(app(), owner, expectAuditRef(updated)))[0];
     expect(updatedEvent?.data.previous_attributes).toEqual({ status: "active", name: created.matter.name });
-    const closedEvent = (await eventsOfRequest(t, owner, expectAuditRef(closed)))[0];
+    const closedEvent = (await eventsOfRequest(app(), owner, expectAuditRef(closed)))[0];
     expect(closedEvent?.data.close_reason).toBe("stayed");
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(3);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(3);
   });
 
   it("appends no event for a refused write", async () => {
-    const owner = await t.mintKey();
-    const { matter } = await createMatter(t, owner);
-    const before = await countEvents(t.sql, owner.organizationId);
-    expectError(await t.request("POST", "/v1/matters", { key: owner.key, body: { name: 5 } }), 422, "invalid_request");
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const before = await countEvents(app().sql, owner.organizationId);
     expectError(
-      await t.request("PATCH", `/v1/matters/${matter.id}`, { key: owner.key, body: { economics: { currency: "x" } } }),
+      await app().request("POST", "/v1/matters", { key: owner.key, body: { name: 5 } }),
       422,
       "invalid_request",
     );
     expectError(
-      await t.request("POST", `/v1/matters/${matter.id}/close`, { key: owner.key, body: { reason: "bored" } }),
+      await app().request("PATCH", `/v1/matters/${matter.id}`, {
+        key: owner.key,
+        body: { economics: { currency: "x" } },
+      }),
       422,
       "invalid_request",
     );
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(before);
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(1);
+    expectError(
+      await app().request("POST", `/v1/matters/${matter.id}/close`, { key: owner.key, body: { reason: "bored" } }),
+      422,
+      "invalid_request",
+    );
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(1);
   });
 
   it("refuses an Idempotency-Key reused on another route, and one longer than 255 characters", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const idempotencyKey = `route-${randomUUID()}`;
-    const created = await t.request("POST", "/v1/matters", {
+    const created = await app().request("POST", "/v1/matters", {
       key: owner.key,
       body: { name: "First" },
       headers: { "idempotency-key": idempotencyKey },
     });
     const matterId = Matter.parse(created.json).id;
-    const before = await countEvents(t.sql, owner.organizationId);
-    const otherRoute = await t.request("POST", `/v1/matters/${matterId}/close`, {
+    const before = await countEvents(app().sql, owner.organizationId);
+    const otherRoute = await app().request("POST", `/v1/matters/${matterId}/close`, {
       key: owner.key,
       body: { name: "First" },
       headers: { "idempotency-key": idempotencyKey },
     });
     expect(expectError(otherRoute, 409, "conflict").error.param).toBe("Idempotency-Key");
-    expect(Matter.parse((await t.request("GET", `/v1/matters/${matterId}`, { key: owner.key })).json).status).toBe(
+    expect(Matter.parse((await app().request("GET", `/v1/matters/${matterId}`, { key: owner.key })).json).status).toBe(
       "active",
     );
 
-    const tooLong = await t.request("POST", "/v1/matters", {
+    const tooLong = await app().request("POST", "/v1/matters", {
       key: owner.key,
       body: { name: "Second" },
       headers: { "idempotency-key": "k".repeat(256) },
     });
     expect(expectError(tooLong, 400, "invalid_request").error.param).toBe("Idempotency-Key");
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(before);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
   });
 
   it("stores a refused write's 4xx under its Idempotency-Key and replays it, writing nothing", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const headers = { "idempotency-key": `refused-${randomUUID()}` };
-    const first = await t.request("POST", "/v1/matters", { key: owner.key, body: { mode: "bogus" }, headers });
+    const first = await app().request("POST", "/v1/matters", { key: owner.key, body: { mode: "bogus" }, headers });
     expectError(first, 422, "invalid_request");
-    const again = await t.request("POST", "/v1/matters", { key: owner.key, body: { mode: "bogus" }, headers });
+    const again = await app().request("POST", "/v1/matters", { key: owner.key, body: { mode: "bogus" }, headers });
     expect(again.status).toBe(422);
     expect(again.text).toBe(first.text);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const corrected = await t.request("POST", "/v1/matters", { key: owner.key, body: { name: "Fixed" }, headers });
+    const corrected = await app().request("POST", "/v1/matters", { key: owner.key, body: { name: "Fixed" }, headers });
     expect(expectError(corrected, 409, "conflict").error.param).toBe("Idempotency-Key");
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("scopes Idempotency-Keys per organization", async () => {
-    const first = await t.mintKey();
-    const second = await t.mintKey();
+    const first = await app().mintKey();
+    const second = await app().mintKey();
     const headers = { "idempotency-key": `shared-${randomUUID()}` };
-    const a = await t.request("POST", "/v1/matters", { key: first.key, body: { name: "Same" }, headers });
-    const b = await t.request("POST", "/v1/matters", { key: second.key, body: { name: "Same" }, headers });
+    const a = await app().request("POST", "/v1/matters", { key: first.key, body: { name: "Same" }, headers });
+    const b = await app().request("POST", "/v1/matters", { key: second.key, body: { name: "Same" }, headers });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.headers.get("idempotent-replayed")).toBeNull();
     expect(Matter.parse(b.json).organization_id).toBe(second.organizationId);
   });
 
   it("refuses money-like percentages with more than two decimals or outside 0..100", async () => {
-    const owner = await t.mintKey();
-    const response = await t.request("POST", "/v1/matters", {
+    const owner = await app().mintKey();
+    const response = await app().request("POST", "/v1/matters", {
       key: owner.key,
       body: { name: "Pct", economics: { counsel_fee_percentage: 10.125, holdback_percentage: -0.01 } },
     });
     const envelope = expectError(response, 422, "invalid_request");
     const invalid = ValidationDetails.parse(envelope.error.details).invalid?.map((f) => f.param);
     expect(invalid?.sort()).toEqual(["economics.counsel_fee_percentage", "economics.holdback_percentage"]);
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Capabilities, CURRENT_VERSION, Health, OPERATIONS, Organization, SCOPES } from "@crs/contract";
 import { signApiKey, verifyApiKey } from "@crs/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   countEvents,
   countMatters,
@@ -11,18 +11,9 @@ import {
   ISO_MILLIS,
 } from "./support/expectations";
 import { describeSecuritySuite } from "./support/security-suite";
-import { startTestApp, TEST_SECRETS, type TestApp } from "./support/test-app";
+import { TEST_SECRETS, useTestApp } from "./support/test-app";
 
-let t: TestApp;
-const app = () => t;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+const app = useTestApp();
 
 describeSecuritySuite(OPERATIONS.getHealth, { app, request: async () => ({ path: "/v1/health" }) });
 describeSecuritySuite(OPERATIONS.getCapabilities, { app, request: async () => ({ path: "/v1/capabilities" }) });
@@ -31,11 +22,11 @@ describeSecuritySuite(OPERATIONS.getOrganization, { app, request: async () => ({
 describe("platform: behaviour", () => {
   // Keyless requests share 127.0.0.1's bucket; start each test with a full one.
   beforeEach(async () => {
-    await t.sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
+    await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
   });
 
   it("answers health without a key, with every documented field", async () => {
-    const response = await t.request("GET", "/v1/health");
+    const response = await app().request("GET", "/v1/health");
     expectStandardHeaders(response);
     expect(response.status).toBe(200);
     expectAuditRef(response);
@@ -51,25 +42,25 @@ describe("platform: behaviour", () => {
   });
 
   it("answers health for a valid live key with the live environment", async () => {
-    const live = await t.keyWithScopes(["events:read"]);
-    const response = await t.request("GET", "/v1/health", { key: live.key });
+    const live = await app().keyWithScopes(["events:read"]);
+    const response = await app().request("GET", "/v1/health", { key: live.key });
     expect(response.status).toBe(200);
     expect(Health.parse(response.json).environment).toBe("live");
   });
 
   it("refuses health with a forged key: a key, if sent, must be valid", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const verification = verifyApiKey(owner.key, TEST_SECRETS.keySigningSecret);
     if (!verification.ok) throw new Error("minted key does not verify");
     const forged = signApiKey("sandbox", verification.claims, "some-other-secret-that-is-long-enough-000");
-    const response = await t.request("GET", "/v1/health", { key: forged });
+    const response = await app().request("GET", "/v1/health", { key: forged });
     expectStandardHeaders(response);
     expectError(response, 401, "unauthenticated");
   });
 
   it("publishes the event-signing public key in the capabilities", async () => {
-    const owner = await t.mintKey();
-    const response = await t.request("GET", "/v1/capabilities", { key: owner.key });
+    const owner = await app().mintKey();
+    const response = await app().request("GET", "/v1/capabilities", { key: owner.key });
     expect(response.status).toBe(200);
     expectAuditRef(response);
     const capabilities = Capabilities.parse(response.json);
@@ -81,8 +72,8 @@ describe("platform: behaviour", () => {
   });
 
   it("describes a sandbox organization with its plan, rate limit and pinned version", async () => {
-    const owner = await t.mintKey();
-    const response = await t.request("GET", "/v1/organization", { key: owner.key });
+    const owner = await app().mintKey();
+    const response = await app().request("GET", "/v1/organization", { key: owner.key });
     expect(response.status).toBe(200);
     expectAuditRef(response);
     expect(response.headers.get("svc-ratelimit-limit")).toBe("50");
@@ -102,8 +93,8 @@ describe("platform: behaviour", () => {
   });
 
   it("describes a live operator organization with the operator rate limit", async () => {
-    const live = await t.keyWithScopes(["matters:read"], { organizationName: "Operator LLP" });
-    const response = await t.request("GET", "/v1/organization", { key: live.key });
+    const live = await app().keyWithScopes(["matters:read"], { organizationName: "Operator LLP" });
+    const response = await app().request("GET", "/v1/organization", { key: live.key });
     expect(response.status).toBe(200);
     expect(response.headers.get("svc-ratelimit-limit")).toBe("200");
     expect(Organization.parse(response.json)).toMatchObject({
@@ -116,9 +107,9 @@ describe("platform: behaviour", () => {
   });
 
   it("reports the key's pinned version as api_version even when a request asks for another", async () => {
-    const owner = await t.mintKey();
-    await t.request("GET", "/v1/organization", { key: owner.key }); // the first call pins the key
-    const response = await t.request("GET", "/v1/organization", {
+    const owner = await app().mintKey();
+    await app().request("GET", "/v1/organization", { key: owner.key }); // the first call pins the key
+    const response = await app().request("GET", "/v1/organization", {
       key: owner.key,
       headers: { "svc-version": "2026-06-11" },
     });
@@ -128,22 +119,22 @@ describe("platform: behaviour", () => {
   });
 
   it("pins a key at its first call and answers with the pin when Svc-Version is omitted", async () => {
-    const owner = await t.mintKey();
-    const [before] = await t.sql<{ pinned_version: string | null }[]>`
+    const owner = await app().mintKey();
+    const [before] = await app().sql<{ pinned_version: string | null }[]>`
       select pinned_version from api_keys where id = ${owner.keyId}`;
     expect(before?.pinned_version).toBeNull();
-    const response = await t.request("GET", "/v1/capabilities", { key: owner.key });
+    const response = await app().request("GET", "/v1/capabilities", { key: owner.key });
     expect(response.status).toBe(200);
     expect(response.headers.get("svc-version")).toBe("2026-07-05");
-    const [after] = await t.sql<{ pinned_version: string | null }[]>`
+    const [after] = await app().sql<{ pinned_version: string | null }[]>`
       select pinned_version from api_keys where id = ${owner.keyId}`;
     expect(after?.pinned_version).toBe("2026-07-05");
   });
 
   it("echoes a known Svc-Version the request asks for", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const version of ["2026-06-11", "2026-07-05"]) {
-      const response = await t.request("GET", "/v1/capabilities", {
+      const response = await app().request("GET", "/v1/capabilities", {
         key: owner.key,
         headers: { "svc-version": version },
       });
@@ -155,8 +146,8 @@ describe("platform: behaviour", () => {
   it.each(["2099-01-01", "latest", "2026-7-5"])(
     "returns 400 invalid_request naming Svc-Version for %j",
     async (version) => {
-      const owner = await t.mintKey();
-      const response = await t.request("GET", "/v1/organization", {
+      const owner = await app().mintKey();
+      const response = await app().request("GET", "/v1/organization", {
         key: owner.key,
         headers: { "svc-version": version },
       });
@@ -168,13 +159,13 @@ describe("platform: behaviour", () => {
   );
 
   it("answers an unknown route with the 404 envelope", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const [method, path] of [
       ["GET", "/v1/nothing-here"],
       ["DELETE", "/v1/matters"],
       ["GET", "/"],
     ] as const) {
-      const response = await t.request(method, path, { key: owner.key });
+      const response = await app().request(method, path, { key: owner.key });
       const envelope = expectError(response, 404, "not_found");
       expect(envelope.error.message).toContain(path);
       expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
@@ -183,7 +174,7 @@ describe("platform: behaviour", () => {
   });
 
   it("refuses, with 4xx and no write, bodies that would break a walker: out-of-range numbers, deep nesting, unstorable text", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
     const cases: { rawBody: string; status: number; param: string }[] = [
       { rawBody: '{"name":"x","extra":1e400}', status: 400, param: "extra" },
@@ -199,73 +190,73 @@ describe("platform: behaviour", () => {
     for (const { rawBody, status, param } of cases) {
       const withAndWithoutKey: Record<string, string>[] = [{}, { "idempotency-key": `walker-${randomUUID()}` }];
       for (const headers of withAndWithoutKey) {
-        const response = await t.request("POST", "/v1/matters", { key: owner.key, rawBody, headers });
+        const response = await app().request("POST", "/v1/matters", { key: owner.key, rawBody, headers });
         const envelope = expectError(response, status, "invalid_request");
         expect(envelope.error.param).toBe(param);
         expectStandardHeaders(response);
       }
     }
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("answers a URL the router cannot read with the envelope: malformed encoding 400, an over-long id 404", async () => {
-    const owner = await t.mintKey();
-    const malformed = await t.request("GET", "/v1/matters/%", { key: owner.key });
+    const owner = await app().mintKey();
+    const malformed = await app().request("GET", "/v1/matters/%", { key: owner.key });
     expectError(malformed, 400, "invalid_request");
     expectStandardHeaders(malformed);
-    const overLong = await t.request("GET", `/v1/matters/matter_${"0".repeat(200)}`, { key: owner.key });
+    const overLong = await app().request("GET", `/v1/matters/matter_${"0".repeat(200)}`, { key: owner.key });
     expectError(overLong, 404, "not_found");
     expectStandardHeaders(overLong);
   });
 
   it("accepts only JSON bodies: any other content type is 415 invalid_request", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/vnd.api+json"]) {
-      const response = await t.request("POST", "/v1/matters", {
+      const response = await app().request("POST", "/v1/matters", {
         key: owner.key,
         rawBody: '{"name":"x"}',
         headers: { "content-type": contentType },
       });
       expectError(response, 415, "invalid_request");
     }
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("reads limit as digits only: 0x10 and 1e1 are 400", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const limit of ["0x10", "1e1", "5.0"]) {
-      const response = await t.request("GET", `/v1/matters?limit=${limit}`, { key: owner.key });
+      const response = await app().request("GET", `/v1/matters?limit=${limit}`, { key: owner.key });
       expect(expectError(response, 400, "invalid_request").error.param).toBe("limit");
     }
   });
 
   it("refuses a missing key before it reads the body: 401, not 400, for unreadable JSON", async () => {
-    const response = await t.request("POST", "/v1/matters", { rawBody: "{" });
+    const response = await app().request("POST", "/v1/matters", { rawBody: "{" });
     expectError(response, 401, "unauthenticated");
     expectStandardHeaders(response);
   });
 
   it("returns 400 invalid_request for a body that is not JSON, and writes nothing", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const rawBody of ["{", '{"name": "x",}', "name=x", "'single'"]) {
-      const response = await t.request("POST", "/v1/matters", { key: owner.key, rawBody });
+      const response = await app().request("POST", "/v1/matters", { key: owner.key, rawBody });
       const envelope = expectError(response, 400, "invalid_request");
       expect(envelope.error.message).toMatch(/JSON/);
       expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
       expectStandardHeaders(response);
     }
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("returns 413 invalid_request for a body over 1 MiB, and writes nothing", async () => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     const notes = "n".repeat(1024 * 1024);
-    const response = await t.request("POST", "/v1/matters", { key: owner.key, body: { name: "Big", notes } });
+    const response = await app().request("POST", "/v1/matters", { key: owner.key, body: { name: "Big", notes } });
     const envelope = expectError(response, 413, "invalid_request");
     expect(envelope.error.message).toMatch(/1 MiB/);
     expect(response.headers.get("svc-version")).toBe(CURRENT_VERSION);
     expectStandardHeaders(response);
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 
   it.each([
@@ -274,31 +265,31 @@ describe("platform: behaviour", () => {
     ["a number", "42"],
     ["true", "true"],
   ])("returns 422, never 5xx, for a JSON body that is %s", async (_label, rawBody) => {
-    const owner = await t.mintKey();
+    const owner = await app().mintKey();
     for (const [method, path] of [
       ["POST", "/v1/matters"],
       ["POST", "/api/sandbox-key"],
     ] as const) {
-      const response = await t.request(method, path, { key: path === "/v1/matters" ? owner.key : null, rawBody });
+      const response = await app().request(method, path, { key: path === "/v1/matters" ? owner.key : null, rawBody });
       expectStandardHeaders(response);
       const envelope = expectError(response, 422, "invalid_request");
       expect(envelope.error.param).toBe("body");
     }
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
-    expect(await countEvents(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(0);
   });
 
   it("treats a JSON null body as an empty object (422 naming the missing field)", async () => {
-    const owner = await t.mintKey();
-    const response = await t.request("POST", "/v1/matters", { key: owner.key, rawBody: "null" });
+    const owner = await app().mintKey();
+    const response = await app().request("POST", "/v1/matters", { key: owner.key, rawBody: "null" });
     const envelope = expectError(response, 422, "invalid_request");
     expect(envelope.error.details).toMatchObject({ missing: ["name"] });
   });
 
   it("refuses text a database cannot store with 422, never 5xx", async () => {
-    const owner = await t.mintKey();
-    const response = await t.request("POST", "/v1/matters", { key: owner.key, body: { name: "nul\u0000byte" } });
+    const owner = await app().mintKey();
+    const response = await app().request("POST", "/v1/matters", { key: owner.key, body: { name: "nul\u0000byte" } });
     expect(expectError(response, 422, "invalid_request").error.param).toBe("name");
-    expect(await countMatters(t.sql, owner.organizationId)).toBe(0);
+    expect(await countMatters(app().sql, owner.organizationId)).toBe(0);
   });
 });

@@ -4,20 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAuditRef, expectError, expectStandardHeaders } from "./support/expectations";
 import { createMatter } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { PUBLIC_BASE_URL, startTestApp, TEST_SECRETS, type TestApp } from "./support/test-app";
+import { PUBLIC_BASE_URL, startTestApp, TEST_SECRETS, type TestApp, useTestApp } from "./support/test-app";
 
-let t: TestApp;
-const app = () => t;
+const app = useTestApp();
 
-beforeAll(async () => {
-  t = await startTestApp();
-});
-
-afterAll(async () => {
-  await t?.close();
-});
-
-async function mintOverHttp(target: TestApp = t) {
+async function mintOverHttp(target: TestApp = app()) {
   const response = await target.request("POST", "/api/sandbox-key", { body: {} });
   expectStandardHeaders(response);
   return response;
@@ -55,7 +46,7 @@ describe("sandbox key minting: behaviour", () => {
       kind: "sandbox",
       claims: { kid: minted.key_id, org: minted.organization_id, env: "sandbox" },
     });
-    const stored = await t.sql`select * from api_keys where id = ${minted.key_id}`;
+    const stored = await app().sql`select * from api_keys where id = ${minted.key_id}`;
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(minted.key.split(".")[1]);
   });
@@ -65,7 +56,7 @@ describe("sandbox key minting: behaviour", () => {
     const second = SandboxKey.parse((await mintOverHttp()).json);
     expect(second.organization_id).not.toBe(first.organization_id);
 
-    const organization = await t.request("GET", "/v1/organization", { key: first.key });
+    const organization = await app().request("GET", "/v1/organization", { key: first.key });
     expect(organization.status).toBe(200);
     expect(Organization.parse(organization.json)).toMatchObject({
       id: first.organization_id,
@@ -79,15 +70,15 @@ describe("sandbox key minting: behaviour", () => {
       organizationId: first.organization_id,
       environment: "sandbox",
     } as const;
-    const { matter } = await createMatter(t, owner);
+    const { matter } = await createMatter(app(), owner);
     expect(matter.organization_id).toBe(first.organization_id);
     for (const path of ["/v1/capabilities", "/v1/events", "/v1/events/verify-chain", `/v1/matters/${matter.id}`]) {
-      expect((await t.request("GET", path, { key: first.key })).status).toBe(200);
+      expect((await app().request("GET", path, { key: first.key })).status).toBe(200);
     }
   });
 
   it("ignores unknown fields in the mint body", async () => {
-    const response = await t.request("POST", "/api/sandbox-key", {
+    const response = await app().request("POST", "/api/sandbox-key", {
       body: { plan: "operator", scopes: ["operator:write"] },
     });
     expect(response.status).toBe(201);

@@ -1,6 +1,6 @@
 import type { ApiVersion } from "@crs/contract";
-import type { Actor, ServiceDeps, WriteResponse, WriteResult } from "@crs/services";
 import type { Transaction } from "@crs/db";
+import type { Actor, ServiceDeps, WriteResponse, WriteResult } from "@crs/services";
 
 export interface RouteContext<Authenticated extends boolean = true> {
   deps: ServiceDeps;

@@ -1,7 +1,7 @@
 import { CreateMatterBody, OPERATIONS, parseBody } from "@crs/contract";
 import { createMatter } from "@crs/services";
-import { type RestConfig, registerOperation } from "../plumbing/register-operation";
 import type { FastifyInstance } from "fastify";
+import { type RestConfig, registerOperation } from "../plumbing/register-operation";
 
 export function registerCreateMatter(app: FastifyInstance, config: RestConfig) {
   registerOperation(app, config, OPERATIONS.createMatter, (ctx) =>

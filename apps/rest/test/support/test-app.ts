@@ -2,6 +2,7 @@ import { createTestDatabase } from "@crs/db/testing";
 import { createServiceDeps, issueLiveKey, mintSandboxKey, type RateLimitPolicy, type ServiceDeps } from "@crs/services";
 import type { FastifyInstance } from "fastify";
 import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
 import { buildRestApp } from "../../src/app";
 
 /** Fixed secrets, so tests can forge keys with a different one and verify signatures offline. */
@@ -134,4 +135,22 @@ async function send(origin: string, method: string, path: string, options: Reque
     json = JSON.parse(text);
   }
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * Starts one test app for the file (beforeAll) and closes it (afterAll); the accessor returns it
+ * inside tests and suites.
+ */
+export function useTestApp(options: StartOptions = {}): () => TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await startTestApp(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return () => {
+    if (!current) throw new Error("the test app is used before beforeAll started it");
+    return current;
+  };
 }
