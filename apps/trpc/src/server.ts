@@ -13,7 +13,10 @@ export function createTrpcServer(deps: ServiceDeps) {
       const requestId = newId("request");
       res.setHeader("Svc-Request-Id", requestId);
       const authorization = req.headers.authorization;
-      return { deps, requestId, authorization };
+      const setHeader = (name: string, value: string) => {
+        if (!res.headersSent) res.setHeader(name, value);
+      };
+      return { deps, requestId, authorization, setHeader };
     },
   });
 }

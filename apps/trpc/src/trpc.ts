@@ -14,6 +14,8 @@ export interface TrpcContext {
   deps: ServiceDeps;
   requestId: string;
   authorization: string | undefined;
+  /** sets a response header (rate limits, Retry-After), as REST does */
+  setHeader: (name: string, value: string) => void;
 }
 
 export interface ProcedureMeta {
@@ -86,7 +88,10 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, getRawI
     }
     const key = await authenticateKey(ctx.deps, token, "current");
     const decision = await consumeToken(ctx.deps.sql, `key:${key.keyId}`, key.rateLimit);
+    ctx.setHeader("Svc-RateLimit-Limit", String(decision.limit));
+    ctx.setHeader("Svc-RateLimit-Remaining", String(decision.remaining));
     if (!decision.admitted) {
+      ctx.setHeader("Retry-After", String(decision.retryAfterSeconds));
       throw new AppError("rate_limited", {
         message: `Too many requests: retry after ${decision.retryAfterSeconds} s.`,
       });

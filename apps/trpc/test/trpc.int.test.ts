@@ -270,6 +270,33 @@ describe("errors carry the REST envelope in data.error", () => {
   });
 });
 
+describe("rate limits over tRPC", () => {
+  it("draw on the key's shared bucket, with the same headers as REST, and 429 with Retry-After", async () => {
+    const limited = await issueLiveKey(need(deps, "deps"), {
+      plan: "institutional",
+      organizationName: "Tiny bucket",
+      scopes: ["matters:read"],
+      rateLimit: { perSecond: 0.001, burst: 2 },
+    });
+    const call = () => fetch(`${url}/matters.list`, { headers: { authorization: `Bearer ${limited.key}` } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await call();
+      answers.push({
+        status: response.status,
+        limit: response.headers.get("svc-ratelimit-limit"),
+        remaining: response.headers.get("svc-ratelimit-remaining"),
+        retryAfter: response.headers.get("retry-after"),
+      });
+      await response.body?.cancel();
+    }
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers.map((a) => a.limit)).toEqual(["2", "2", "2"]);
+    expect(answers.map((a) => a.remaining)).toEqual(["1", "0", "0"]);
+    expect(answers[2]?.retryAfter).toMatch(/^[1-9]\d*$/);
+  });
+});
+
 describe("Svc-Request-Id on every response", () => {
   it("a query, a mutation, an error, a batch and an unknown procedure each carry one", async () => {
     const authorization = `Bearer ${sandboxKey}`;
