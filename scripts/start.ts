@@ -18,6 +18,7 @@ import {
   migrateDatabase,
   startEmbeddedPostgres,
 } from "@crs/db";
+import { blankIsUnset } from "@crs/services";
 import { z } from "zod";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,9 +29,8 @@ const PORT_WAIT_MS = 15_000;
 // ---------------------------------------------------------------------------------------------
 // Configuration: read once
 
-/** Unset and empty are the same. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema);
+const optional = blankIsUnset;
+/** Real ports only: the printed URLs and the readiness checks need to know them. */
 const Port = z.coerce.number().int().min(1).max(65535);
 
 const EnvSchema = z.object({
