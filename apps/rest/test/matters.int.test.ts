@@ -298,6 +298,23 @@ describe("matters: behaviour", () => {
     expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
   });
 
+  it("lets exactly one of ten concurrent closes win; the rest get 409 and append nothing", async () => {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner, { name: "Raced" });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        app().request("POST", `/v1/matters/${matter.id}/close`, {
+          key: owner.key,
+          body: { reason: i % 2 ? "paid" : "settled" },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, ...Array<number>(9).fill(409)]);
+    for (const refused of answers.filter((answer) => answer.status === 409)) expectError(refused, 409, "conflict");
+    expect(await countEvents(app().sql, owner.organizationId, "matter.closed")).toBe(1);
+  });
+
   it("refuses status 'closed' through PATCH with 422 listing the allowed values, and appends nothing", async () => {
     const owner = await app().mintKey();
     const { matter } = await createMatter(app(), owner);
