@@ -1,5 +1,5 @@
 import { connectDatabase, schema } from "@crs/db";
-import { createTestDatabase } from "@crs/db/testing";
+import { createTestDatabase, idempotencyRecordFixture } from "@crs/db/testing";
 import { quickAddJob } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, toGraphileLogger } from "../src/logger";
@@ -9,20 +9,7 @@ import { createCapturingLogger, waitUntil } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
 
-function record(key: string, expiresAt: Date): typeof schema.idempotencyRecords.$inferInsert {
-  return {
-    organizationId: "org_worker_sweep",
-    environment: "live",
-    key,
-    route: "POST /v1/matters",
-    requestHash: "f".repeat(64),
-    responseStatus: 201,
-    responseBody: '{"id":"matter_1"}',
-    responseRequestId: "req_sweep",
-    createdAt: new Date(expiresAt.getTime() - 24 * HOUR),
-    expiresAt,
-  };
-}
+const record = (key: string, expiresAt: Date) => idempotencyRecordFixture(key, expiresAt, "org_worker_sweep");
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let connection: ReturnType<typeof connectDatabase>;

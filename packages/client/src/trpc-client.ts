@@ -1,5 +1,5 @@
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "@crs/trpc";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 
 export type { AppRouter };
 

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { AnyScope } from "./scopes";
 import { ListQuery, listOf } from "./schemas/common";
 import { ChainVerification, Event, ListEventsQuery } from "./schemas/events";
 import { CloseMatterBody, CreateMatterBody, Matter, MatterDashboard, UpdateMatterBody } from "./schemas/matters";
 import { Capabilities, Health, Organization, SandboxKey, SandboxKeyBody } from "./schemas/platform";
+import type { AnyScope } from "./scopes";
 
 /**
  * Every operation the service answers, with its scope and wire schemas. The REST routes take

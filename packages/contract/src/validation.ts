@@ -57,8 +57,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   if (typeof input !== "object" || Array.isArray(input)) {
     throw new AppError("invalid_request", { message: "The request body must be a JSON object.", param: "body" });
   }
-  const problem = screenJsonValue(input);
-  if (problem) throw problem;
+  // screenJsonValue already ran where the body entered (REST's JSON parser, tRPC's middleware).
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw toValidationError(result.error, 422, "body");
   return result.data;

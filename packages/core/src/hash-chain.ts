@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { canonicalize } from "./canonical-json";
 import { sha256Hex } from "./hashing";
 

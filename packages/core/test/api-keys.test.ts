@@ -1,14 +1,14 @@
-import { describe, it, expect } from "vitest";
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   API_KEY_PREFIXES,
-  checkKeyStatus,
-  signApiKey,
-  verifyApiKey,
   type ApiKeyClaims,
+  checkKeyStatus,
   type KeyKind,
   type KeyRecord,
+  signApiKey,
+  verifyApiKey,
 } from "../src/api-keys";
 
 const SECRET = "test-secret-0123456789abcdef";

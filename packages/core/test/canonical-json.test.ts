@@ -1,5 +1,5 @@
-import { describe, it, expect } from "vitest";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import { canonicalize } from "../src/canonical-json";
 
 /** The IEEE 754 double with the given 64-bit pattern. */

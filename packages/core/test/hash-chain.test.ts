@@ -1,18 +1,18 @@
-import { describe, it, expect } from "vitest";
 import type { KeyObject } from "node:crypto";
+import { describe, expect, it } from "vitest";
 import { canonicalize } from "../src/canonical-json";
 import {
-  GENESIS_PREV_HASH,
+  type ChainEvent,
   computeEventHash,
   createChainVerifier,
   eventSigningKeyFromSeed,
+  GENESIS_PREV_HASH,
   publicKeyFromHex,
   publicKeyHex,
   sealEvent,
   signEventHash,
-  verifyEventSignature,
-  type ChainEvent,
   type UnsignedChainEvent,
+  verifyEventSignature,
 } from "../src/hash-chain";
 
 // RFC 8032 §7.1, TEST 1.

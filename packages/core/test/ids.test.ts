@@ -1,6 +1,6 @@
-import { describe, it, expect } from "vitest";
 import fc from "fast-check";
-import { ID_PREFIXES, RANDOM_BYTES_PER_ID, formatId, idTimestamp, isIdOf, type IdPrefix } from "../src/ids";
+import { describe, expect, it } from "vitest";
+import { formatId, ID_PREFIXES, type IdPrefix, idTimestamp, isIdOf, RANDOM_BYTES_PER_ID } from "../src/ids";
 
 const ZERO_RANDOM = new Uint8Array(RANDOM_BYTES_PER_ID);
 const MAX_TIME = 2 ** 48 - 1;

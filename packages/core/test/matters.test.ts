@@ -1,11 +1,11 @@
-import { describe, it, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  DEFAULT_MATTER_ECONOMICS,
-  MATTER_STATUSES,
-  RECOVERY_PHASES,
   checkMatterWritable,
   completeMatterEconomics,
+  DEFAULT_MATTER_ECONOMICS,
   deriveRecoveryPhase,
+  MATTER_STATUSES,
+  RECOVERY_PHASES,
   type RecoveryPhase,
   type RecoveryProgress,
 } from "../src/matters";

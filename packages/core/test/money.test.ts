@@ -1,6 +1,6 @@
-import { describe, it, expect } from "vitest";
 import fc from "fast-check";
-import { CRYPTO_DECIMALS, FIAT_DECIMALS, decimalPlaces, fromMinorUnits, toMinorUnits } from "../src/money";
+import { describe, expect, it } from "vitest";
+import { CRYPTO_DECIMALS, decimalPlaces, FIAT_DECIMALS, fromMinorUnits, toMinorUnits } from "../src/money";
 
 /**
  * Amounts are carried as JSON numbers, so only values with at most 15 significant digits

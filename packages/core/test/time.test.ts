@@ -1,5 +1,5 @@
-import { describe, it, expect } from "vitest";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import { formatTimestamp, isCalendarDate } from "../src/time";
 
 describe("isCalendarDate", () => {

@@ -10,5 +10,3 @@ export function connectDatabase(url: string, options: { max?: number } = {}) {
 
 export type Database = ReturnType<typeof connectDatabase>["db"];
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
-/** Anything that runs queries: the pool or an open transaction. */
-export type Executor = Database | Transaction;

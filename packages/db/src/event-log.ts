@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import {
   type ChainEvent,
   type Environment,
@@ -7,7 +8,6 @@ import {
   type UnsignedChainEvent,
 } from "@crs/core";
 import { sql } from "drizzle-orm";
-import type { KeyObject } from "node:crypto";
 import type { Transaction } from "./client";
 import { chainHeads, type events } from "./schema";
 

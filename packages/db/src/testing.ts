@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { MIGRATIONS_FOLDER, migrateDatabase } from "./migrate";
+import type { idempotencyRecords } from "./schema";
 
 /** Where tests find a Postgres server they may create databases on. */
 export function testServerUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -67,5 +68,27 @@ export async function createTestDatabase(
         await dropper.end();
       }
     },
+  };
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** A stored idempotency record that expires at `expiresAt` (for tests of the expiry sweep). */
+export function idempotencyRecordFixture(
+  key: string,
+  expiresAt: Date,
+  organizationId = "org_sweep",
+): typeof idempotencyRecords.$inferInsert {
+  return {
+    organizationId,
+    environment: "sandbox",
+    key,
+    route: "POST /v1/matters",
+    requestHash: "0".repeat(64),
+    responseStatus: 201,
+    responseBody: "{}",
+    responseRequestId: "req_test",
+    createdAt: new Date(expiresAt.getTime() - 24 * HOUR_MS),
+    expiresAt,
   };
 }

@@ -1,7 +1,7 @@
-import type { Environment, IdKind } from "@crs/core";
-import type { AnyScope, ApiVersion } from "@crs/contract";
-import type { Database } from "@crs/db";
 import type { KeyObject } from "node:crypto";
+import type { AnyScope, ApiVersion } from "@crs/contract";
+import type { Environment, IdKind } from "@crs/core";
+import type { Database } from "@crs/db";
 import type { Sql } from "postgres";
 
 /** What every service function needs from the outside world; apps build it once. */

@@ -1,27 +1,12 @@
 import { connectDatabase, schema } from "@crs/db";
-import { createTestDatabase } from "@crs/db/testing";
+import { createTestDatabase, idempotencyRecordFixture } from "@crs/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sweepExpiredIdempotencyRecords } from "../src/idempotency/sweep-expired-idempotency-records";
-
-type IdempotencyRecord = typeof schema.idempotencyRecords.$inferInsert;
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
 const HOUR = 60 * 60 * 1000;
 
-function record(key: string, expiresAt: Date, organizationId = "org_sweep"): IdempotencyRecord {
-  return {
-    organizationId,
-    environment: "sandbox",
-    key,
-    route: "POST /v1/matters",
-    requestHash: "0".repeat(64),
-    responseStatus: 201,
-    responseBody: "{}",
-    responseRequestId: "req_test",
-    createdAt: new Date(expiresAt.getTime() - 24 * HOUR),
-    expiresAt,
-  };
-}
+const record = idempotencyRecordFixture;
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let connection: ReturnType<typeof connectDatabase>;

@@ -54,10 +54,6 @@ function resolveVersion(header: string | string[] | undefined, pinned: Authentic
   return value;
 }
 
-/**
- * The plumbing every operation shares, in order: key (401), rate limit (429, with headers on
- * every response), version (400), scope (403), then the handler; any error becomes the envelope.
- */
 interface Admission {
   key: AuthenticatedKey | null;
   version: ApiVersion;

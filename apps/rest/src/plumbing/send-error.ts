@@ -14,13 +14,8 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
         message: "Send request bodies as application/json.",
         param: "Content-Type",
       });
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return new AppError("invalid_request", { status: 400, message: "The request body is not valid JSON." });
   }
-  if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && fastifyError.code === undefined)) {
-    return new AppError("invalid_request", { status: 400, message: "The request body is not valid JSON." });
-  }
+  // Unreadable JSON never gets here as a Fastify error: app.ts's own parser answers it as an AppError.
   if (typeof fastifyError.statusCode === "number" && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError("invalid_request", {
       status: fastifyError.statusCode,

@@ -1,5 +1,5 @@
+import { type AnyScope, type ApiVersion, AppError, CURRENT_VERSION, expandGrants, isApiVersion } from "@crs/contract";
 import { checkKeyStatus, verifyApiKey } from "@crs/core";
-import { AppError, CURRENT_VERSION, expandGrants, type AnyScope, type ApiVersion, isApiVersion } from "@crs/contract";
 import { schema } from "@crs/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ServiceDeps } from "../context";

@@ -1,5 +1,5 @@
-import { isIdOf } from "@crs/core";
 import { type Event, notFound } from "@crs/contract";
+import { isIdOf } from "@crs/core";
 import { schema } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import type { Actor, ServiceDeps } from "../context";

@@ -1,5 +1,5 @@
-import { type ChainBreak, type ChainEvent, createChainVerifier, formatTimestamp } from "@crs/core";
 import type { ChainVerification } from "@crs/contract";
+import { type ChainBreak, type ChainEvent, createChainVerifier, formatTimestamp } from "@crs/core";
 import type { Actor, ServiceDeps } from "../context";
 
 const BATCH = 500;

@@ -1,5 +1,5 @@
-import { canonicalize, sha256Hex } from "@crs/core";
 import { AppError, badRequest, toErrorBody } from "@crs/contract";
+import { canonicalize, sha256Hex } from "@crs/core";
 import { schema, type Transaction } from "@crs/db";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Actor, ServiceDeps } from "../context";

@@ -1,5 +1,5 @@
-import { signApiKey } from "@crs/core";
 import { AppError, isScope, PRIVILEGED_SCOPES, SCOPES } from "@crs/contract";
+import { signApiKey } from "@crs/core";
 import { schema } from "@crs/db";
 import { eq } from "drizzle-orm";
 import type { ServiceDeps } from "../context";

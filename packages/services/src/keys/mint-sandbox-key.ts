@@ -1,5 +1,5 @@
-import { signApiKey } from "@crs/core";
 import { SANDBOX_GRANT, SANDBOX_SCOPE_LABEL, type SandboxKey } from "@crs/contract";
+import { signApiKey } from "@crs/core";
 import { schema } from "@crs/db";
 import type { ServiceDeps } from "../context";
 import { SANDBOX_RATE_LIMIT } from "../rate-limits/consume-token";

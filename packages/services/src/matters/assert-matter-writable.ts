@@ -1,5 +1,5 @@
-import { checkMatterWritable, type MatterStatus } from "@crs/core";
 import { AppError } from "@crs/contract";
+import { checkMatterWritable, type MatterStatus } from "@crs/core";
 
 /** 409 for any write to a closed matter or its children. */
 export function assertMatterWritable(matter: { id: string; status: string }): void {

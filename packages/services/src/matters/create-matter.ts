@@ -1,5 +1,5 @@
-import { completeMatterEconomics } from "@crs/core";
 import type { CreateMatterBody, Matter } from "@crs/contract";
+import { completeMatterEconomics } from "@crs/core";
 import { schema, type Transaction } from "@crs/db";
 import { writeStamp } from "../audit";
 import type { Actor, ServiceDeps } from "../context";

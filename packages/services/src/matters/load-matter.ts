@@ -1,5 +1,5 @@
-import { isIdOf } from "@crs/core";
 import { notFound } from "@crs/contract";
+import { isIdOf } from "@crs/core";
 import { type Database, schema, type Transaction } from "@crs/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../context";

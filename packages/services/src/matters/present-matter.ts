@@ -1,5 +1,5 @@
-import { formatTimestamp, type MatterEconomics } from "@crs/core";
 import type { Matter } from "@crs/contract";
+import { formatTimestamp, type MatterEconomics } from "@crs/core";
 import type { schema } from "@crs/db";
 import { auditOf } from "../audit";
 

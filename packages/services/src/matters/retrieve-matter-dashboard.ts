@@ -1,5 +1,5 @@
-import { deriveRecoveryPhase, formatTimestamp, type MatterStatus } from "@crs/core";
 import type { MatterDashboard } from "@crs/contract";
+import { deriveRecoveryPhase, formatTimestamp, type MatterStatus } from "@crs/core";
 import type { Actor, ServiceDeps } from "../context";
 import { loadMatter } from "./load-matter";
 

@@ -1,5 +1,5 @@
-import { canonicalize, type MatterEconomics, mergeMatterEconomics } from "@crs/core";
 import type { Matter, UpdateMatterBody } from "@crs/contract";
+import { canonicalize, type MatterEconomics, mergeMatterEconomics } from "@crs/core";
 import { schema, type Transaction } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import { writeStamp } from "../audit";

@@ -1,5 +1,5 @@
-import { formatTimestamp } from "@crs/core";
 import { CURRENT_VERSION, type Health } from "@crs/contract";
+import { formatTimestamp } from "@crs/core";
 import { sql } from "drizzle-orm";
 import type { ServiceDeps } from "../context";
 

@@ -1,5 +1,5 @@
-import { publicKeyHex } from "@crs/core";
 import { API_VERSIONS, type Capabilities, OPERATIONS, SCOPES } from "@crs/contract";
+import { publicKeyHex } from "@crs/core";
 import type { ServiceDeps } from "../context";
 
 export function describeCapabilities(deps: ServiceDeps): Capabilities {

@@ -1,5 +1,5 @@
-import { formatTimestamp } from "@crs/core";
 import { notFound, type Organization } from "@crs/contract";
+import { formatTimestamp } from "@crs/core";
 import { schema } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import type { Actor, ServiceDeps } from "../context";
