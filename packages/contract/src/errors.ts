@@ -1,4 +1,4 @@
-/** The one code table (DECISIONS §4): each code's default status and error type. */
+/** The one code table: each error code's default status and error type. */
 export const ERROR_CODES = {
   invalid_request: { status: 422, type: "invalid_request_error" },
   unauthenticated: { status: 401, type: "authentication_error" },
@@ -17,8 +17,9 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export const DOC_BASE_URL = "/docs#errors";
 
-export function docUrlFor(code: ErrorCode): string {
-  return `${DOC_BASE_URL}-${code.replaceAll("_", "-")}`;
+/** Where an error code is explained; absolute when the service's public base URL is given. */
+export function docUrlFor(code: ErrorCode, publicBaseUrl = ""): string {
+  return `${publicBaseUrl}${DOC_BASE_URL}-${code.replaceAll("_", "-")}`;
 }
 
 export interface AppErrorOptions {
@@ -28,6 +29,15 @@ export interface AppErrorOptions {
   /** Overrides the table's status where the contract allows two (400 vs 422, 413). */
   status?: number;
   headers?: Record<string, string>;
+  /** The stored answer this error replays (an Idempotency-Key seen before): sent as it was. */
+  replay?: StoredAnswer;
+}
+
+/** An answer kept for an Idempotency-Key: its status, its JSON text and the request it belonged to. */
+export interface StoredAnswer {
+  status: number;
+  bodyText: string;
+  requestId: string;
 }
 
 /** The one error type services throw; each app turns it into its wire envelope. */
@@ -37,6 +47,7 @@ export class AppError extends Error {
   readonly param: string | undefined;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
+  readonly replay: StoredAnswer | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions) {
     super(options.message);
@@ -46,6 +57,19 @@ export class AppError extends Error {
     this.param = options.param;
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.replay = options.replay;
+  }
+
+  /** The error a stored 4xx answer stands for, carrying the answer itself for a byte-identical replay. */
+  static fromStoredAnswer(answer: StoredAnswer): AppError {
+    const envelope = JSON.parse(answer.bodyText) as ErrorBody;
+    return new AppError(envelope.error.code, {
+      status: answer.status,
+      message: envelope.error.message,
+      ...(envelope.error.param !== undefined ? { param: envelope.error.param } : {}),
+      ...(envelope.error.details !== undefined ? { details: envelope.error.details } : {}),
+      replay: answer,
+    });
   }
 }
 
@@ -70,7 +94,7 @@ export interface ErrorBody {
   audit_ref: string;
 }
 
-export function toErrorBody(error: AppError, requestId: string): ErrorBody {
+export function toErrorBody(error: AppError, requestId: string, publicBaseUrl = ""): ErrorBody {
   return {
     error: {
       type: ERROR_CODES[error.code].type,
@@ -78,9 +102,22 @@ export function toErrorBody(error: AppError, requestId: string): ErrorBody {
       message: error.message,
       ...(error.param !== undefined ? { param: error.param } : {}),
       ...(error.details !== undefined ? { details: error.details } : {}),
-      doc_url: docUrlFor(error.code),
+      doc_url: docUrlFor(error.code, publicBaseUrl),
       request_id: requestId,
     },
     audit_ref: requestId,
   };
+}
+
+/** `error.data` of a failed tRPC call: the REST envelope's `error` and `audit_ref`, beside tRPC's own fields. */
+export interface RpcErrorData {
+  code: string;
+  httpStatus: number;
+  path?: string;
+  error: ErrorBody["error"];
+  audit_ref: string;
+}
+
+export function bodyTooLarge(): AppError {
+  return new AppError("invalid_request", { status: 413, message: "The request body exceeds 1 MiB." });
 }

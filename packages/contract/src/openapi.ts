@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "./errors";
-import { OPERATIONS, type Operation } from "./operations";
+import { isWrite, type ListedOperation, pathParamNames } from "./operation";
+import { CURRENT_OPERATIONS, exportDownload } from "./operations/index";
 import { CURRENT_VERSION } from "./versions";
 
 const ErrorEnvelope = z
@@ -20,6 +21,18 @@ const ErrorEnvelope = z
 
 type JsonSchema = Record<string, unknown>;
 
+/** The shapes older versions keep, as an extension beside the current schema (OpenAPI has no per-header responses). */
+function versionedResponses(
+  versions: ListedOperation["definition"]["versions"],
+  toSchema: (schema: z.ZodType, io: "output") => JsonSchema,
+): Record<string, unknown> {
+  const entries = Object.entries(versions ?? {}).flatMap(([version, shape]) =>
+    shape ? [[version, withAuditRef(toSchema(shape.response, "output"))] as const] : [],
+  );
+  if (entries.length === 0) return {};
+  return { "x-svc-version-responses": Object.fromEntries(entries) };
+}
+
 /** Every response body carries a top-level audit_ref (the request id), beside the resource's own fields. */
 function withAuditRef(schema: JsonSchema): JsonSchema {
   return {
@@ -34,8 +47,26 @@ function withAuditRef(schema: JsonSchema): JsonSchema {
   };
 }
 
+/**
+ * A body schema's example (`.meta({ example })`), also set on the media type, where reference
+ * renderers take a request example from.
+ */
+function exampleOf(schema: JsonSchema, components: Record<string, JsonSchema>): unknown {
+  const ref = typeof schema.$ref === "string" ? schema.$ref.replace("#/components/schemas/", "") : undefined;
+  return (ref === undefined ? schema : components[ref])?.example;
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas the service validates with. */
-export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
+/** What REST serves: the surface's operations and the export downloads beside them (REST only). */
+export const DOCUMENTED_OPERATIONS: readonly ListedOperation[] = [
+  ...CURRENT_OPERATIONS,
+  { procedure: "packets.download", definition: exportDownload },
+];
+
+export function buildOpenApiDocument(
+  serverUrl: string,
+  operations: readonly ListedOperation[] = DOCUMENTED_OPERATIONS,
+): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
     const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" });
@@ -51,9 +82,10 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
   toSchema(ErrorEnvelope, "output"); // registers components.schemas.Error
 
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of Object.values(OPERATIONS) as Operation[]) {
-    const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1],
+  for (const { procedure, definition: op } of operations) {
+    if (!op.path) continue;
+    const params = pathParamNames(op).map((name) => ({
+      name,
       in: "path",
       required: true,
       schema: { type: "string" },
@@ -82,13 +114,23 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       summary: op.summary,
       tags: [op.tag],
       "x-scope": op.scope,
+      ...(op.rpc === false ? {} : { "x-rpc-procedure": procedure }),
+      ...(isWrite(op) ? { "x-events": [...op.events] } : {}),
       parameters: [...params, ...queryParams, ...headerParams],
       security: op.scope === "none" ? [] : [{ bearerAuth: [] }],
       responses: {
-        [String(op.successStatus)]: {
-          description: "Success",
-          content: { "application/json": { schema: withAuditRef(toSchema(op.response, "output")) } },
-        },
+        [String(op.successStatus)]: op.fileResponse
+          ? {
+              description: "The file's bytes, with their Content-Type",
+              content: Object.fromEntries(
+                op.fileResponse.map((type) => [type, { schema: { type: "string", contentMediaType: type } }]),
+              ),
+            }
+          : {
+              description: "Success",
+              content: { "application/json": { schema: withAuditRef(toSchema(op.response, "output")) } },
+              ...versionedResponses(op.versions, toSchema),
+            },
         "400": errorResponse("Malformed request: unreadable JSON, a bad query parameter or an unknown Svc-Version"),
         "401": errorResponse(op.scope === "none" ? "A key was sent and it is invalid" : "Missing or invalid key"),
         ...(op.scope !== "none" && op.scope !== "any" ? { "403": errorResponse("Key lacks the scope") } : {}),
@@ -117,9 +159,11 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       },
     };
     if (op.body) {
+      const schema = toSchema(op.body, "input");
+      const example = exampleOf(schema, components);
       operation.requestBody = {
         required: true,
-        content: { "application/json": { schema: toSchema(op.body, "input") } },
+        content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
       };
     }
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: operation };

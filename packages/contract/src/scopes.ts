@@ -1,4 +1,4 @@
-/** The 22 per-operation scopes of the current interface (DECISIONS §2). */
+/** The 22 per-operation scopes: each operation requires one. */
 export const SCOPES = [
   "capabilities:read",
   "matters:read",

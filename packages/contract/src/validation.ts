@@ -1,5 +1,6 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { AppError } from "./errors";
+import { isWrite, type OperationDefinition, type OperationInput, pathParamNames } from "./operation";
 
 interface InvalidField {
   param: string;
@@ -21,11 +22,33 @@ function isMissingField(issue: z.core.$ZodIssue): boolean {
   return "input" in issue ? issue.input === undefined : issue.code === "invalid_type";
 }
 
-/** Turns every zod issue into one error that names every bad field (DECISIONS §4). */
-export function toValidationError(error: z.ZodError, status: 400 | 422, source: "body" | "query"): AppError {
+/** An issue of one union branch: the branch was not even the input's type. */
+function isBranchTypeMismatch(issue: z.core.$ZodIssue): boolean {
+  return issue.code === "invalid_type" && issue.path.length === 0;
+}
+
+/**
+ * A union the input failed, seen from the one branch whose type the input has: a wallet object
+ * without an address is `wallets.0.address` missing, not "wallets.0: invalid input". When no branch
+ * or several fit the input's type, the union's own issue stays.
+ */
+function unwrapUnionIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union") return [issue];
+  const fitting = issue.errors.filter((branch) => !branch.every(isBranchTypeMismatch));
+  const [branch] = fitting;
+  if (fitting.length !== 1 || !branch) return [issue];
+  return branch.flatMap((inner) => unwrapUnionIssues({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
+/** Turns every zod issue into one error that names every bad field, each missing one in `details.missing`. */
+export function toValidationError(
+  error: { issues: readonly z.core.$ZodIssue[] },
+  status: 400 | 422,
+  source: "body" | "query",
+): AppError {
   const missing: string[] = [];
   const invalid: InvalidField[] = [];
-  for (const issue of error.issues) {
+  for (const issue of error.issues.flatMap(unwrapUnionIssues)) {
     const param = paramOf(issue.path) || source;
     if (isMissingField(issue)) {
       missing.push(param);
@@ -51,16 +74,63 @@ export function toValidationError(error: z.ZodError, status: 400 | 422, source: 
   });
 }
 
-/** Parses a JSON body: not an object → 422; bad fields → 422 naming each one. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const input = body === undefined || body === null ? {} : body;
-  if (typeof input !== "object" || Array.isArray(input)) {
-    throw new AppError("invalid_request", { message: "The request body must be a JSON object.", param: "body" });
+/** The input of one call as it arrived: path parameters, and the query or the body, unparsed. */
+export interface RawOperationInput {
+  params: Record<string, unknown>;
+  query?: unknown;
+  body?: unknown;
+}
+
+const paramSchemas = new WeakMap<OperationDefinition, z.ZodObject>();
+
+function paramsSchemaOf(definition: OperationDefinition): z.ZodObject {
+  let schema = paramSchemas.get(definition);
+  if (!schema) {
+    // Any string: an empty or malformed id is simply unknown, and the service answers 404 for it.
+    const fields = pathParamNames(definition).map((name) => [name, z.string()] as const);
+    schema = z.object(Object.fromEntries(fields));
+    paramSchemas.set(definition, schema);
   }
-  // screenJsonValue already ran where the body entered (REST's JSON parser, tRPC's middleware).
-  const result = schema.safeParse(input, { reportInput: true });
-  if (!result.success) throw toValidationError(result.error, 422, "body");
-  return result.data;
+  return schema;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses one call's input with its definition's schemas. A write's body is 422 when it is not a
+ * JSON object or any field is bad; a read's query is 400. Path parameters are checked with the
+ * same source, so one error names every bad field of the call. screenJsonValue has already run
+ * where the input entered (REST's JSON parser, each tRPC procedure).
+ */
+export function parseOperationInput<D extends OperationDefinition>(
+  definition: D,
+  raw: RawOperationInput,
+): OperationInput<D> {
+  const write = isWrite(definition);
+  const [status, source] = write ? ([422, "body"] as const) : ([400, "query"] as const);
+  const sent = write ? raw.body : raw.query;
+  const given = sent === undefined || sent === null ? {} : sent;
+  if (!isPlainObject(given)) {
+    throw new AppError("invalid_request", {
+      status,
+      message: `The request ${source} must be a JSON object.`,
+      param: source,
+    });
+  }
+  const schema = write ? definition.body : definition.query;
+  const params = paramsSchemaOf(definition).safeParse(raw.params, { reportInput: true });
+  const fields = schema?.safeParse(given, { reportInput: true });
+  const issues = [
+    ...(params.success ? [] : params.error.issues),
+    ...(fields?.success === false ? fields.error.issues : []),
+  ];
+  if (issues.length > 0) throw toValidationError({ issues }, status, source);
+  return {
+    params: params.data,
+    ...(fields?.success ? { [source]: fields.data } : {}),
+  } as OperationInput<D>;
 }
 
 export const MAX_JSON_DEPTH = 64;
@@ -112,11 +182,4 @@ function unstorableText(param: string): AppError {
     param,
     details: { invalid: [{ param, message }] },
   });
-}
-
-/** Parses query parameters: bad values are 400 (DECISIONS §5). */
-export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  const result = schema.safeParse(query ?? {}, { reportInput: true });
-  if (!result.success) throw toValidationError(result.error, 400, "query");
-  return result.data;
 }

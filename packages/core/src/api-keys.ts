@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * API keys are signed tokens, never stored (DECISIONS §2):
+ * API keys are signed tokens, never stored:
  *   <prefix><base64url(JSON claims)>.<base64url(HMAC-SHA256(secret, prefix + payload))>
  * The prefix is inside the MAC, so a sandbox body cannot be replayed under a live prefix.
  */
@@ -12,7 +12,8 @@ export const API_KEY_PREFIXES = {
 } as const;
 
 export type KeyKind = keyof typeof API_KEY_PREFIXES;
-export type Environment = "sandbox" | "live";
+export const ENVIRONMENTS = ["sandbox", "live"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 export interface ApiKeyClaims {
   /** key id (`key_…`) */

@@ -1,4 +1,4 @@
-/** Every id prefix the service issues, from one table (DECISIONS §1). */
+/** Every id prefix the service issues, from one table. */
 export const ID_PREFIXES = {
   organization: "org",
   apiKey: "key",
@@ -17,12 +17,16 @@ export const ID_PREFIXES = {
   webhookEndpoint: "we",
   webhookDelivery: "whd",
   event: "evt",
+  /** a party's name, wallet or identifier found on a sanctions list */
+  sanctionsHit: "hit",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
 export type IdPrefix = (typeof ID_PREFIXES)[IdKind];
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+/** The characters of an id body, in order of value (lowercase Crockford base32). */
+export const ID_ALPHABET = CROCKFORD;
 const TIME_CHARS = 10;
 const RANDOM_CHARS = 16;
 export const RANDOM_BYTES_PER_ID = 10;

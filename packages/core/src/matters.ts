@@ -1,4 +1,4 @@
-/** Matter rules (DECISIONS §7). */
+/** Matter rules: modes, statuses, economics, and what a closed matter refuses. */
 export const MATTER_MODES = ["recovery", "small_judgment", "receivership", "monitoring"] as const;
 export type MatterMode = (typeof MATTER_MODES)[number];
 

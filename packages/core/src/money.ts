@@ -45,3 +45,30 @@ function toPlainDecimal(value: number): string {
   if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
+
+/**
+ * `123450n` → `"1234.50"` for 2 decimals: the exact decimal text of an amount in minor units, with
+ * every decimal place written, as a Postgres numeric column takes and returns it.
+ */
+export function formatMinorUnits(units: bigint, decimals: number = FIAT_DECIMALS): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals);
+  return `${negative ? "-" : ""}${whole}${decimals > 0 ? `.${fraction}` : ""}`;
+}
+
+/**
+ * `"1234.50"` → `123450n` for 2 decimals, without passing through a binary float (so amounts above
+ * 2^53 minor units stay exact). Trailing zeros beyond `decimals` are accepted; any other digit there,
+ * or text that is not a plain decimal, throws a RangeError.
+ */
+export function parseMinorUnits(text: string, decimals: number = FIAT_DECIMALS): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) throw new RangeError(`not a decimal number: ${JSON.stringify(text)}`);
+  const [, sign = "", whole = "0", rawFraction = ""] = match;
+  const fraction = rawFraction.replace(/0+$/, "");
+  if (fraction.length > decimals) throw new RangeError(`${text} has more than ${decimals} decimal places`);
+  const units = BigInt(whole + fraction.padEnd(decimals, "0"));
+  return sign === "-" ? -units : units;
+}

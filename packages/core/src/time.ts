@@ -11,3 +11,8 @@ export function isCalendarDate(text: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+/** The UTC calendar date (YYYY-MM-DD) of an instant: "today" for deadlines counted against a clock. */
+export function calendarDateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalize } from "../src/canonical-json";
 import {
   type ChainEvent,
+  checkpointSigningInput,
   computeEventHash,
   createChainVerifier,
   eventSigningKeyFromSeed,
@@ -10,8 +11,10 @@ import {
   publicKeyFromHex,
   publicKeyHex,
   sealEvent,
+  signCheckpoint,
   signEventHash,
   type UnsignedChainEvent,
+  verifyCheckpointSignature,
   verifyEventSignature,
 } from "../src/hash-chain";
 
@@ -340,5 +343,83 @@ describe("createChainVerifier", () => {
     const events = buildChain();
     const { results } = verifyAll(events, publicKeyFromHex(publicKeyHex(otherKey)));
     expect(results[0]).toEqual({ sequence: 1, event_id: at(events, 0).id, reason: "signature_invalid" });
+  });
+});
+
+/** Checks events until the first break, then the end of the log against the recorded head. */
+function walk(events: readonly ChainEvent[], options: Parameters<typeof createChainVerifier>[1], head?: ChainEvent) {
+  const verifier = createChainVerifier(verifyingKey, options);
+  for (const event of events) {
+    const found = verifier.check(event);
+    if (found) return { verifier, found };
+  }
+  return { verifier, found: verifier.finish(head ? { sequence: head.sequence, hash: head.hash } : null) };
+}
+
+describe("the end of the log and checkpoints", () => {
+  const chain = buildChain();
+  const point = (index: number) => ({ sequence: at(chain, index).sequence, hash: at(chain, index).hash });
+
+  it("signs a checkpoint over its canonical form, and refuses any changed field or another key", () => {
+    const checkpoint = signCheckpoint(
+      { livemode: false, sequence: 5, hash: at(chain, 4).hash, issued_at: "2026-01-15T12:00:09.000Z" },
+      signingKey,
+    );
+    expect(checkpointSigningInput(checkpoint)).toBe(
+      `{"hash":"${at(chain, 4).hash}","issued_at":"2026-01-15T12:00:09.000Z","livemode":false,"object":"chain_checkpoint","sequence":5}`,
+    );
+    expect(verifyCheckpointSignature(checkpoint, verifyingKey)).toBe(true);
+    expect(verifyCheckpointSignature({ ...checkpoint, hash: at(chain, 3).hash }, verifyingKey)).toBe(false);
+    expect(
+      verifyCheckpointSignature({ ...checkpoint, signature: flipFirstBit(checkpoint.signature) }, verifyingKey),
+    ).toBe(false);
+    expect(verifyCheckpointSignature(signCheckpoint(checkpoint, otherKey), verifyingKey)).toBe(false);
+    // An event signature is over 64 hex characters, a checkpoint's over JSON: one never passes for the other.
+    expect(verifyCheckpointSignature({ ...checkpoint, signature: at(chain, 4).signature }, verifyingKey)).toBe(false);
+  });
+
+  it("reports truncated at the first missing sequence when the log ends before the recorded head", () => {
+    expect(walk(chain.slice(0, 3), {}, at(chain, 4)).found).toEqual({
+      sequence: 4,
+      event_id: null,
+      reason: "truncated",
+    });
+    expect(walk([], {}, at(chain, 4)).found).toEqual({ sequence: 1, event_id: null, reason: "truncated" });
+    expect(walk(chain, {}, at(chain, 4)).found).toBeNull();
+    // Events appended after the head was read are checked like the rest.
+    expect(walk(chain, {}, at(chain, 2)).found).toBeNull();
+  });
+
+  it("reports rollback when a kept checkpoint is beyond the end, or another event holds its sequence", () => {
+    expect(walk(chain.slice(0, 3), { checkpoint: point(4) }).found).toEqual({
+      sequence: 5,
+      event_id: null,
+      reason: "rollback",
+    });
+    const fork = sealEvent({ ...unsignedEvent(4, at(chain, 2).hash), data: { forked: true } }, signingKey);
+    expect(walk([...chain.slice(0, 3), fork], { checkpoint: point(3) }).found).toEqual({
+      sequence: 4,
+      event_id: fork.id,
+      reason: "rollback",
+    });
+    // Cut short while the recorded head still counts the missing events: truncated, the first missing one.
+    expect(walk(chain.slice(0, 3), { checkpoint: point(4) }, at(chain, 4)).found).toMatchObject({
+      sequence: 4,
+      reason: "truncated",
+    });
+    expect(walk(chain, { checkpoint: point(2) }).found).toBeNull();
+  });
+
+  it("starts from a checkpoint, checking its event and what follows", () => {
+    const { verifier, found } = walk(chain.slice(2), { from: point(2), checkpoint: point(2) });
+    expect(found).toBeNull();
+    expect(verifier.eventsChecked).toBe(3);
+    expect(verifier.head).toEqual(point(4));
+    const edited = [...chain];
+    edited[2] = { ...at(chain, 2), data: { edited: true } };
+    expect(walk(edited.slice(2), { from: point(2) }).found).toMatchObject({ sequence: 3, reason: "hash_mismatch" });
+    // The checkpoint's event is gone: rollback at its sequence.
+    expect(walk(chain.slice(3), { from: point(2) }).found).toEqual({ sequence: 3, event_id: null, reason: "rollback" });
+    expect(walk([], { from: point(2) }).found).toEqual({ sequence: 3, event_id: null, reason: "rollback" });
   });
 });

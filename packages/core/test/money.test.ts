@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CRYPTO_DECIMALS, decimalPlaces, FIAT_DECIMALS, fromMinorUnits, toMinorUnits } from "../src/money";
+import {
+  CRYPTO_DECIMALS,
+  decimalPlaces,
+  FIAT_DECIMALS,
+  formatMinorUnits,
+  fromMinorUnits,
+  parseMinorUnits,
+  toMinorUnits,
+} from "../src/money";
 
 /**
  * Amounts are carried as JSON numbers, so only values with at most 15 significant digits
@@ -132,6 +140,48 @@ describe("decimalPlaces", () => {
         expect(places).toBeLessThanOrEqual(decimals);
         expect(toMinorUnits(value, places)).toBe(BigInt(n) / 10n ** BigInt(decimals - places));
         if (places > 0) expect(() => toMinorUnits(value, places - 1)).toThrow(RangeError);
+      }),
+    );
+  });
+});
+
+describe("formatMinorUnits / parseMinorUnits (numeric column text)", () => {
+  it("writes every decimal place, as a numeric(p, s) column returns it", () => {
+    expect(formatMinorUnits(123450n)).toBe("1234.50");
+    expect(formatMinorUnits(5n)).toBe("0.05");
+    expect(formatMinorUnits(-5n)).toBe("-0.05");
+    expect(formatMinorUnits(0n)).toBe("0.00");
+    expect(formatMinorUnits(600000n, 6)).toBe("0.600000");
+    expect(formatMinorUnits(42n, 0)).toBe("42");
+  });
+
+  it("round-trips any amount exactly, far beyond what a binary float holds to the unit", () => {
+    const beyondDoubles = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n });
+    fc.assert(
+      fc.property(beyondDoubles, fc.integer({ min: 0, max: 18 }), (units, decimals) => {
+        expect(parseMinorUnits(formatMinorUnits(units, decimals), decimals)).toBe(units);
+      }),
+    );
+    expect(parseMinorUnits("90071992547409.93")).toBe(9007199254740993n);
+  });
+
+  it("accepts trailing zeros beyond the decimals and refuses any other digit there", () => {
+    expect(parseMinorUnits("12.5000")).toBe(1250n);
+    expect(parseMinorUnits("12")).toBe(1200n);
+    expect(() => parseMinorUnits("12.501")).toThrow(RangeError);
+  });
+
+  it("refuses text that is not a plain decimal", () => {
+    for (const text of ["", "1e3", "1,000.00", "12.", ".5", "0x10", "NaN"]) {
+      expect(() => parseMinorUnits(text), text).toThrow(RangeError);
+    }
+  });
+
+  it("agrees with toMinorUnits on every amount a JSON number carries exactly", () => {
+    fc.assert(
+      fc.property(exactUnits, (n) => {
+        const value = fromMinorUnits(BigInt(n));
+        expect(parseMinorUnits(formatMinorUnits(toMinorUnits(value)))).toBe(toMinorUnits(value));
       }),
     );
   });

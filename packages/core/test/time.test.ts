@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatTimestamp, isCalendarDate } from "../src/time";
+import { calendarDateOf, formatTimestamp, isCalendarDate } from "../src/time";
 
 describe("isCalendarDate", () => {
   it("accepts real dates, including leap days of leap years", () => {
@@ -72,6 +72,25 @@ describe("formatTimestamp", () => {
           const text = formatTimestamp(date);
           expect(text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
           expect(new Date(text).getTime()).toBe(date.getTime());
+        },
+      ),
+    );
+  });
+});
+
+describe("calendarDateOf", () => {
+  it("is the UTC date: the last millisecond of a day and the first of the next differ", () => {
+    expect(calendarDateOf(new Date("2026-07-05T23:59:59.999Z"))).toBe("2026-07-05");
+    expect(calendarDateOf(new Date("2026-07-06T00:00:00.000Z"))).toBe("2026-07-06");
+    expect(calendarDateOf(new Date("2026-07-06T01:30:00.000+02:00"))).toBe("2026-07-05");
+  });
+
+  it("always gives a real calendar date", () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }),
+        (date) => {
+          expect(isCalendarDate(calendarDateOf(date))).toBe(true);
         },
       ),
     );

@@ -1,8 +1,25 @@
-import { decimalPlaces, FIAT_DECIMALS } from "@crs/core";
+import { decimalPlaces, ENVIRONMENTS, FIAT_DECIMALS, isCalendarDate } from "@crs/core";
 import { z } from "zod";
 
+/** Free text of at most `max` characters. */
+export const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+/** Text that must say something: trimmed, then at least one character. */
+export const NonBlankText = (max: number) => Text(max).trim().min(1, "must not be blank");
+
+/** A YYYY-MM-DD date that exists on the calendar (2024-02-30 does not). */
+export const CalendarDate = z
+  .string()
+  .refine(isCalendarDate, "must be a real calendar date written YYYY-MM-DD")
+  .meta({ format: "date", description: "YYYY-MM-DD, a real calendar date" });
+
+export const Currency = z.string().regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code such as USD");
+
+/** Any JSON object the service keeps as sent. */
+export const JsonObject = z.record(z.string(), z.unknown());
+
 export const Timestamp = z.string().meta({ format: "date-time", description: "ISO 8601 UTC with milliseconds" });
-export const Environment = z.enum(["sandbox", "live"]);
+export const Environment = z.enum(ENVIRONMENTS);
 
 /** A percentage 0..100 with at most two decimals, so it converts exactly to basis points. */
 export const Percentage = z
@@ -56,3 +73,19 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
     .object({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), url: z.string() })
     .meta({ id });
 }
+
+/**
+ * A piece of evidence a record cites (packets, trace requests): one shape wherever a client sends it.
+ * Only `source_id` is required; the rest may be omitted or null.
+ */
+export const SourceRefInput = z
+  .object({
+    source_id: NonBlankText(200),
+    source_type: Text(100).nullable().optional(),
+    title: Text(500).nullable().optional(),
+    uri: Text(2048).nullable().optional(),
+    hash: Text(200).nullable().optional(),
+    chain_of_custody_id: Text(200).nullable().optional(),
+    admissibility_notes: Text(10_000).nullable().optional(),
+  })
+  .meta({ id: "SourceRefInput" });

@@ -1,0 +1,217 @@
+import { listPartyNames, type NamedParty, normalizePartyName } from "./names";
+import { addressComparisonKey, normalizeWallet, type WalletInput } from "./parties";
+
+/**
+ * Sanctions lists and screening.
+ *
+ * File format: JSON Lines (UTF-8). Each non-blank line is one JSON object
+ *   {"kind": "address" | "name" | "identifier", "value": string, "network"?: string | null,
+ *    "program"?: string | null, "source": string}
+ * `value` and `source` must be non-blank; `network` is allowed on address entries only; no other
+ * field is allowed. Lines whose first non-space character is `#` are comments. A file with any
+ * malformed line is refused as a whole, each problem named with its 1-based line number: a list
+ * loaded with silent gaps would screen as "clear" parties it should have caught.
+ */
+export const SANCTIONS_ENTRY_KINDS = ["address", "name", "identifier"] as const;
+export type SanctionsEntryKind = (typeof SANCTIONS_ENTRY_KINDS)[number];
+
+export interface SanctionsEntry {
+  kind: SanctionsEntryKind;
+  value: string;
+  network: string | null;
+  /** The sanctions programme, e.g. `CYBER2`. */
+  program: string | null;
+  /** Where the entry comes from, e.g. `OFAC SDN 2026-07-01`. */
+  source: string;
+}
+
+export interface SanctionsListError {
+  line: number;
+  message: string;
+}
+
+export type SanctionsListParse = { ok: true; entries: SanctionsEntry[] } | { ok: false; errors: SanctionsListError[] };
+
+const ENTRY_FIELDS = new Set(["kind", "value", "network", "program", "source"]);
+
+export function parseSanctionsList(text: string): SanctionsListParse {
+  const entries: SanctionsEntry[] = [];
+  const errors: SanctionsListError[] = [];
+  text
+    .replace(/^\uFEFF/u, "")
+    .split(/\r?\n/u)
+    .forEach((rawLine, index) => {
+      const line = index + 1;
+      const trimmed = rawLine.trim();
+      if (trimmed === "" || trimmed.startsWith("#")) return;
+      const parsed = parseEntryLine(trimmed);
+      if (parsed.ok) entries.push(parsed.entry);
+      else errors.push(...parsed.problems.map((message) => ({ line, message })));
+    });
+  return errors.length === 0 ? { ok: true, entries } : { ok: false, errors };
+}
+
+function parseEntryLine(text: string): { ok: true; entry: SanctionsEntry } | { ok: false; problems: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problems: ["not valid JSON"] };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, problems: ["expected a JSON object"] };
+  }
+  const record = value as Record<string, unknown>;
+  const problems = Object.keys(record)
+    .filter((key) => !ENTRY_FIELDS.has(key))
+    .map((key) => `unknown field ${JSON.stringify(key)}`);
+  const kind = record.kind;
+  if (typeof kind !== "string" || !(SANCTIONS_ENTRY_KINDS as readonly string[]).includes(kind)) {
+    problems.push(`kind must be one of ${SANCTIONS_ENTRY_KINDS.join(", ")}`);
+  }
+  for (const field of ["value", "source"] as const) {
+    if (typeof record[field] !== "string" || (record[field] as string).trim() === "") {
+      problems.push(`${field} must be a non-blank string`);
+    }
+  }
+  for (const field of ["network", "program"] as const) {
+    if (record[field] !== undefined && record[field] !== null && typeof record[field] !== "string") {
+      problems.push(`${field} must be a string or null`);
+    }
+  }
+  if (kind !== "address" && typeof record.network === "string" && record.network.trim() !== "") {
+    problems.push("network applies only to address entries");
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return {
+    ok: true,
+    entry: {
+      kind: kind as SanctionsEntryKind,
+      value: (record.value as string).trim(),
+      network: blankToNull(record.network as string | null | undefined),
+      program: blankToNull(record.program as string | null | undefined),
+      source: (record.source as string).trim(),
+    },
+  };
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined || value.trim() === "" ? null : value.trim();
+}
+
+const SANDBOX_SOURCE = "sandbox synthetic list (fictional)";
+
+/**
+ * The sandbox's synthetic list. Every name is invented and says so; every address is a made-up
+ * pattern (EVM addresses of repeated 5a/5b/5c bytes, Bitcoin- and Tron-looking strings with
+ * "sandbox" in them) that belongs to no known wallet.
+ */
+export const SANDBOX_SANCTIONS_LIST: readonly SanctionsEntry[] = [
+  sandbox("address", "0x5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a0001", "ethereum", "SANDBOX-CYBER"),
+  sandbox("address", "0x5B5B5B5B5B5B5B5B5B5B5B5B5B5B5B5B5B5B0002", "ethereum", "SANDBOX-CYBER"),
+  sandbox("address", "0x5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c0003", "polygon", "SANDBOX-DPRK"),
+  sandbox("address", "bc1qsandboxfictional000000000000000000001", "bitcoin", "SANDBOX-CYBER"),
+  sandbox("address", "TSandboxFictionalTronAddress00000001", "tron", "SANDBOX-DPRK"),
+  sandbox("name", "Fictional Sanctioned Trading Co. (Sandbox)", null, "SANDBOX-CYBER"),
+  sandbox("name", "Imaginary Blocked Person (Sandbox)", null, "SANDBOX-DPRK"),
+  sandbox("name", "Example Embargoed Exchange Ltd (Sandbox)", null, "SANDBOX-CYBER"),
+  sandbox("identifier", "SANDBOX-TAXID-000-00-0001", null, "SANDBOX-CYBER"),
+  sandbox("identifier", "SANDBOX-LEI-00000000000000000001", null, "SANDBOX-DPRK"),
+];
+
+function sandbox(kind: SanctionsEntryKind, value: string, network: string | null, program: string): SanctionsEntry {
+  return { kind, value, network, program, source: SANDBOX_SOURCE };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screening
+
+export interface ScreenableParty extends NamedParty {
+  party_id: string;
+  /** Free-form, e.g. `{ "tax_id": "...", "lei": "..." }`; nested objects and arrays are searched too. */
+  identifiers?: Readonly<Record<string, unknown>> | null;
+  wallets?: readonly WalletInput[] | null;
+}
+
+export type SanctionsMatch =
+  | { field: "name" | "legal_name" | "alias"; value: string }
+  | { field: "wallet"; value: string; network: string | null }
+  /** `path` names where in `identifiers` the value sits, e.g. `tax_id` or `ids.passport[0]`. */
+  | { field: "identifier"; value: string; path: string };
+
+export interface SanctionsHit {
+  party_id: string;
+  matched: SanctionsMatch;
+  entry: SanctionsEntry;
+}
+
+/**
+ * Screens parties against a list, returning every hit in party order:
+ * - names: an entry of kind `name` against the party's name, legal name and aliases, matched as
+ *   party names are (case, whitespace and Unicode compatibility forms do not matter);
+ * - wallets: an entry of kind `address` against each wallet address (EVM addresses compare
+ *   case-insensitively, others exactly). The networks are not required to agree: one EVM address
+ *   is the same key holder on every EVM chain, and a false hit goes to a reviewer while a missed
+ *   one does not;
+ * - identifiers: every string or number value inside `identifiers`, exactly (after trimming),
+ *   against entries of kind `identifier`, and against `address` entries the way wallets are
+ *   (addresses are often recorded as identifiers).
+ */
+export function screenParties(parties: readonly ScreenableParty[], list: readonly SanctionsEntry[]): SanctionsHit[] {
+  const byName = groupBy(list, "name", normalizePartyName);
+  const byAddress = groupBy(list, "address", addressComparisonKey);
+  const byIdentifier = groupBy(list, "identifier", (value) => value.trim());
+  const hits: SanctionsHit[] = [];
+
+  for (const party of parties) {
+    // One hit per entry: the first of name, legal name, aliases that matches it.
+    const namedEntries = new Set<SanctionsEntry>();
+    for (const [field, value] of listPartyNames(party)) {
+      for (const entry of byName.get(normalizePartyName(value)) ?? []) {
+        if (namedEntries.has(entry)) continue;
+        namedEntries.add(entry);
+        hits.push({ party_id: party.party_id, matched: { field, value }, entry });
+      }
+    }
+    for (const input of party.wallets ?? []) {
+      const normalized = normalizeWallet(input);
+      if (!normalized.ok) continue;
+      const { address, network } = normalized.wallet;
+      for (const entry of byAddress.get(addressComparisonKey(address)) ?? []) {
+        hits.push({ party_id: party.party_id, matched: { field: "wallet", value: address, network }, entry });
+      }
+    }
+    for (const [path, value] of listIdentifierValues(party.identifiers ?? {}, "")) {
+      const entries = [...(byIdentifier.get(value) ?? []), ...(byAddress.get(addressComparisonKey(value)) ?? [])];
+      for (const entry of entries) {
+        hits.push({ party_id: party.party_id, matched: { field: "identifier", value, path }, entry });
+      }
+    }
+  }
+  return hits;
+}
+
+function groupBy(
+  list: readonly SanctionsEntry[],
+  kind: SanctionsEntryKind,
+  keyOf: (value: string) => string,
+): Map<string, SanctionsEntry[]> {
+  const groups = new Map<string, SanctionsEntry[]>();
+  for (const entry of list) {
+    if (entry.kind !== kind) continue;
+    const key = keyOf(entry.value);
+    if (key === "") continue;
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  return groups;
+}
+
+function listIdentifierValues(value: unknown, path: string): [string, string][] {
+  if (typeof value === "string") return value.trim() === "" ? [] : [[path, value.trim()]];
+  if (typeof value === "number" && Number.isFinite(value)) return [[path, String(value)]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => listIdentifierValues(item, `${path}[${index}]`));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => listIdentifierValues(item, path ? `${path}.${key}` : key));
+  }
+  return [];
+}

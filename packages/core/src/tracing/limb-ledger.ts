@@ -1,0 +1,468 @@
+import type { TaintModel } from "./taint";
+
+/**
+ * The taint ledger of `taint.ts` over fixed-width integers held in typed arrays, for the sweep's hot
+ * loop: the same rules, the same results, without a heap-allocated bigint per operation.
+ *
+ * A value is a pair of doubles (h, l) meaning h · 2^48 + l, with 0 ≤ l < 2^48 and h an integer. Both
+ * parts stay exact while |h| < 2^53; the ledger flags `overflow` as soon as any |h| passes 2^51
+ * (values beyond about 2^99 base units), and the sweep then falls back to the bigint ledger, so
+ * no result ever depends on a rounded value. Only haircut's share (held · amount / balance) goes
+ * through bigint, and only when it is not one of the exact shortcuts (nothing held, all held,
+ * whole balance).
+ */
+export const LIMB = 2 ** 48;
+const LIMIT = 2 ** 51;
+const LIMB_BIG = 1n << 48n;
+
+export function limbsToBigint(h: number, l: number): bigint {
+  return h === 0 ? BigInt(l) : BigInt(h) * LIMB_BIG + BigInt(l);
+}
+
+/** Splits `value` into limbs; false when it is beyond the range the limbs hold exactly. */
+export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boolean {
+  const h = value >> 48n;
+  if (h > BigInt(LIMIT) || h < -BigInt(LIMIT)) return false;
+  out.h = Number(h);
+  out.l = Number(value - (h << 48n));
+  return true;
+}
+
+function grow(array: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Float64Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+function growInt(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Int32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+function growByte(array: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Uint8Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+export class LimbLedger {
+  readonly model: TaintModel;
+  private readonly fifo: boolean;
+  private readonly haircut: boolean;
+  private readonly poison: boolean;
+  size = 0;
+  /** Set once any value left the exact range; the caller must then discard the ledger's results. */
+  overflow = false;
+  private balH = new Float64Array(64);
+  private balL = new Float64Array(64);
+  private taintH = new Float64Array(64);
+  private taintL = new Float64Array(64);
+  private shortH = new Float64Array(64);
+  private shortL = new Float64Array(64);
+  private subject = new Uint8Array(64);
+  private poisoned = new Uint8Array(64);
+  // fifo: each entry's lots are a linked list in a shared pool (head first); consumed lots are reused.
+  private lotHead = new Int32Array(64);
+  private lotTail = new Int32Array(64);
+  private lotH = new Float64Array(256);
+  private lotL = new Float64Array(256);
+  private lotTainted = new Uint8Array(256);
+  private lotNext = new Int32Array(256);
+  private lotCount = 0;
+  private freeLot = -1;
+  // Pieces consumed by the last fifo debit, in order (merged when adjacent pieces share the flag).
+  private pieceH = new Float64Array(16);
+  private pieceL = new Float64Array(16);
+  private pieceTainted = new Uint8Array(16);
+  private pieceCount = 0;
+  /** Output of `debit`: the tainted part of the outflow. */
+  outH = 0;
+  outL = 0;
+  /** Taint that came into being at a subject during the last operation. */
+  newH = 0;
+  newL = 0;
+
+  constructor(model: TaintModel) {
+    this.model = model;
+    this.fifo = model === "fifo";
+    this.haircut = model === "haircut";
+    this.poison = model === "poison";
+  }
+
+  private check(h: number): void {
+    if (h > LIMIT || h < -LIMIT) this.overflow = true;
+  }
+
+  /** Opens an entry with an opening balance (unknown = zero, as in `TaintLedger.open`). */
+  open(isSubject: boolean, openH: number, openL: number): number {
+    const id = this.size++;
+    if (id >= this.balH.length) {
+      const size = id + 1;
+      this.balH = grow(this.balH, size);
+      this.balL = grow(this.balL, size);
+      this.taintH = grow(this.taintH, size);
+      this.taintL = grow(this.taintL, size);
+      this.shortH = grow(this.shortH, size);
+      this.shortL = grow(this.shortL, size);
+      this.subject = growByte(this.subject, size);
+      this.poisoned = growByte(this.poisoned, size);
+      this.lotHead = growInt(this.lotHead, size);
+      this.lotTail = growInt(this.lotTail, size);
+    }
+    this.check(openH);
+    this.balH[id] = openH;
+    this.balL[id] = openL;
+    this.subject[id] = isSubject ? 1 : 0;
+    this.poisoned[id] = isSubject ? 1 : 0;
+    this.taintH[id] = isSubject ? openH : 0;
+    this.taintL[id] = isSubject ? openL : 0;
+    this.shortH[id] = 0;
+    this.shortL[id] = 0;
+    this.lotHead[id] = -1;
+    this.lotTail[id] = -1;
+    if (this.fifo && (openH > 0 || (openH === 0 && openL > 0))) this.appendLot(id, openH, openL, isSubject ? 1 : 0);
+    return id;
+  }
+
+  /** Tainted part of an outflow of (ah, al) into `outH/outL`; sets `newH/newL`. Same rules as `TaintLedger.debit`. */
+  debit(id: number, ah: number, al: number): void {
+    this.newH = 0;
+    this.newL = 0;
+    const bh = this.balH[id]!;
+    const bl = this.balL[id]!;
+    // missing = amount > balance ? amount − balance : 0
+    let mh = 0;
+    let ml = 0;
+    if (ah > bh || (ah === bh && al > bl)) {
+      mh = ah - bh;
+      ml = al - bl;
+      if (ml < 0) {
+        ml += LIMB;
+        mh -= 1;
+      }
+      let sl = this.shortL[id]! + ml;
+      let sh = this.shortH[id]! + mh;
+      if (sl >= LIMB) {
+        sl -= LIMB;
+        sh += 1;
+      }
+      this.check(sh);
+      this.shortH[id] = sh;
+      this.shortL[id] = sl;
+    }
+    const missing = mh !== 0 || ml !== 0;
+    const isSubject = this.subject[id] === 1;
+    let th = 0;
+    let tl = 0;
+    if (this.fifo) {
+      // consume amount − missing
+      let ch = ah - mh;
+      let cl = al - ml;
+      if (cl < 0) {
+        cl += LIMB;
+        ch -= 1;
+      }
+      this.consumeLots(id, ch, cl);
+      th = this.outH;
+      tl = this.outL;
+      if (missing) this.pushPiece(mh, ml, isSubject ? 1 : 0);
+      if (isSubject) {
+        tl += ml;
+        th += mh;
+        if (tl >= LIMB) {
+          tl -= LIMB;
+          th += 1;
+        }
+      }
+    } else if (this.haircut) {
+      const hh = this.taintH[id]!;
+      const hl = this.taintL[id]!;
+      if (missing) {
+        th = hh;
+        tl = hl;
+      } else if (bh === 0 && bl === 0) {
+        th = 0;
+        tl = 0;
+      } else if ((hh === 0 && hl === 0) || (ah === bh && al === bl)) {
+        // nothing held: 0; the whole balance leaves: all of it (held · balance / balance)
+        th = hh === 0 && hl === 0 ? 0 : hh;
+        tl = hh === 0 && hl === 0 ? 0 : hl;
+      } else if (hh === bh && hl === bl) {
+        // all held is tainted: the whole amount (balance · amount / balance)
+        th = ah;
+        tl = al;
+      } else {
+        const share = (limbsToBigint(hh, hl) * limbsToBigint(ah, al)) / limbsToBigint(bh, bl);
+        const sh = share >> 48n;
+        th = Number(sh);
+        tl = Number(share - (sh << 48n));
+      }
+      let rh = hh - th;
+      let rl = hl - tl;
+      if (rl < 0) {
+        rl += LIMB;
+        rh -= 1;
+      }
+      this.taintH[id] = rh;
+      this.taintL[id] = rl;
+      if (isSubject) {
+        tl += ml;
+        th += mh;
+        if (tl >= LIMB) {
+          tl -= LIMB;
+          th += 1;
+        }
+      }
+    } else if (this.poisoned[id] === 1) {
+      th = ah;
+      tl = al;
+    }
+    if (isSubject) {
+      this.newH = mh;
+      this.newL = ml;
+    }
+    // balance − amount + missing
+    let nh = bh - ah + mh;
+    let nl = bl - al + ml;
+    if (nl < 0) {
+      nl += LIMB;
+      nh -= 1;
+    } else if (nl >= LIMB) {
+      nl -= LIMB;
+      nh += 1;
+    }
+    this.check(nh);
+    this.balH[id] = nh;
+    this.balL[id] = nl;
+    if (this.poison) {
+      if (this.poisoned[id] === 1) {
+        this.taintH[id] = nh;
+        this.taintL[id] = nl;
+      } else {
+        this.taintH[id] = 0;
+        this.taintL[id] = 0;
+      }
+    }
+    this.check(th);
+    this.outH = th;
+    this.outL = tl;
+  }
+
+  /** Credits an inflow (ah, al) whose tainted part is (th, tl); same rules as `TaintLedger.credit`. */
+  credit(id: number, ah: number, al: number, th: number, tl: number, ordered: boolean): void {
+    this.newH = 0;
+    this.newL = 0;
+    if (this.subject[id] === 1) {
+      let nh = ah - th;
+      let nl = al - tl;
+      if (nl < 0) {
+        nl += LIMB;
+        nh -= 1;
+      }
+      this.newH = nh;
+      this.newL = nl;
+      th = ah;
+      tl = al;
+    }
+    let bl = this.balL[id]! + al;
+    let bh = this.balH[id]! + ah;
+    if (bl >= LIMB) {
+      bl -= LIMB;
+      bh += 1;
+    }
+    this.check(bh);
+    this.balH[id] = bh;
+    this.balL[id] = bl;
+    const taintedPositive = th > 0 || (th === 0 && tl > 0);
+    if (this.fifo) {
+      if (this.subject[id] === 1 || !taintedPositive || !ordered) {
+        if (taintedPositive && (th < ah || (th === ah && tl < al))) {
+          this.appendLot(id, th, tl, 1);
+          let ch = ah - th;
+          let cl = al - tl;
+          if (cl < 0) {
+            cl += LIMB;
+            ch -= 1;
+          }
+          this.appendLot(id, ch, cl, 0);
+        } else {
+          this.appendLot(id, ah, al, taintedPositive ? 1 : 0);
+        }
+      } else {
+        for (let i = 0; i < this.pieceCount; i++) {
+          this.appendLot(id, this.pieceH[i]!, this.pieceL[i]!, this.pieceTainted[i]!);
+        }
+      }
+      this.addTaint(id, th, tl);
+    } else if (this.haircut) {
+      this.addTaint(id, th, tl);
+    } else {
+      if (taintedPositive) this.poisoned[id] = 1;
+      if (this.poisoned[id] === 1) {
+        this.taintH[id] = bh;
+        this.taintL[id] = bl;
+      } else {
+        this.taintH[id] = 0;
+        this.taintL[id] = 0;
+      }
+    }
+  }
+
+  private addTaint(id: number, th: number, tl: number): void {
+    let l = this.taintL[id]! + tl;
+    let h = this.taintH[id]! + th;
+    if (l >= LIMB) {
+      l -= LIMB;
+      h += 1;
+    }
+    this.check(h);
+    this.taintH[id] = h;
+    this.taintL[id] = l;
+  }
+
+  taintHeld(id: number): bigint {
+    return limbsToBigint(this.taintH[id]!, this.taintL[id]!);
+  }
+
+  balanceHeld(id: number): bigint {
+    return limbsToBigint(this.balH[id]!, this.balL[id]!);
+  }
+
+  shortfallOf(id: number): bigint {
+    return limbsToBigint(this.shortH[id]!, this.shortL[id]!);
+  }
+
+  isTainted(id: number): boolean {
+    if (this.poison) return this.poisoned[id] === 1;
+    const h = this.taintH[id]!;
+    return h > 0 || (h === 0 && this.taintL[id]! > 0);
+  }
+
+  isSubject(id: number): boolean {
+    return this.subject[id] === 1;
+  }
+
+  /** Consumes (ch, cl) from the head of the entry's lots; the tainted total goes to `outH/outL`. */
+  private consumeLots(id: number, ch: number, cl: number): void {
+    this.pieceCount = 0;
+    let lh = ch;
+    let ll = cl;
+    let th = 0;
+    let tl = 0;
+    let head = this.lotHead[id]!;
+    while (lh > 0 || (lh === 0 && ll > 0)) {
+      const xh = this.lotH[head]!;
+      const xl = this.lotL[head]!;
+      const isTainted = this.lotTainted[head]!;
+      // take = min(lot, left)
+      const lotSmaller = xh < lh || (xh === lh && xl < ll);
+      const kh = lotSmaller ? xh : lh;
+      const kl = lotSmaller ? xl : ll;
+      this.pushPiece(kh, kl, isTainted);
+      if (isTainted === 1) {
+        tl += kl;
+        th += kh;
+        if (tl >= LIMB) {
+          tl -= LIMB;
+          th += 1;
+        }
+      }
+      lh -= kh;
+      ll -= kl;
+      if (ll < 0) {
+        ll += LIMB;
+        lh -= 1;
+      }
+      if (kh === xh && kl === xl) {
+        const next = this.lotNext[head]!;
+        this.lotNext[head] = this.freeLot;
+        this.freeLot = head;
+        head = next;
+      } else {
+        let rh = xh - kh;
+        let rl = xl - kl;
+        if (rl < 0) {
+          rl += LIMB;
+          rh -= 1;
+        }
+        this.lotH[head] = rh;
+        this.lotL[head] = rl;
+      }
+    }
+    this.lotHead[id] = head;
+    if (head === -1) this.lotTail[id] = -1;
+    let rh = this.taintH[id]! - th;
+    let rl = this.taintL[id]! - tl;
+    if (rl < 0) {
+      rl += LIMB;
+      rh -= 1;
+    }
+    this.taintH[id] = rh;
+    this.taintL[id] = rl;
+    this.outH = th;
+    this.outL = tl;
+  }
+
+  private pushPiece(h: number, l: number, isTainted: number): void {
+    const last = this.pieceCount - 1;
+    if (last >= 0 && this.pieceTainted[last] === isTainted) {
+      let nl = this.pieceL[last]! + l;
+      let nh = this.pieceH[last]! + h;
+      if (nl >= LIMB) {
+        nl -= LIMB;
+        nh += 1;
+      }
+      this.pieceH[last] = nh;
+      this.pieceL[last] = nl;
+    } else {
+      const i = this.pieceCount++;
+      if (i >= this.pieceH.length) {
+        this.pieceH = grow(this.pieceH, i + 1);
+        this.pieceL = grow(this.pieceL, i + 1);
+        this.pieceTainted = growByte(this.pieceTainted, i + 1);
+      }
+      this.pieceH[i] = h;
+      this.pieceL[i] = l;
+      this.pieceTainted[i] = isTainted;
+    }
+  }
+
+  private appendLot(id: number, h: number, l: number, isTainted: number): void {
+    if (h === 0 && l === 0) return;
+    const tail = this.lotTail[id]!;
+    if (tail !== -1 && this.lotTainted[tail] === isTainted) {
+      let nl = this.lotL[tail]! + l;
+      let nh = this.lotH[tail]! + h;
+      if (nl >= LIMB) {
+        nl -= LIMB;
+        nh += 1;
+      }
+      this.check(nh);
+      this.lotH[tail] = nh;
+      this.lotL[tail] = nl;
+      return;
+    }
+    let lot = this.freeLot;
+    if (lot !== -1) this.freeLot = this.lotNext[lot]!;
+    else {
+      lot = this.lotCount++;
+      if (lot >= this.lotH.length) {
+        this.lotH = grow(this.lotH, lot + 1);
+        this.lotL = grow(this.lotL, lot + 1);
+        this.lotTainted = growByte(this.lotTainted, lot + 1);
+        this.lotNext = growInt(this.lotNext, lot + 1);
+      }
+    }
+    this.lotH[lot] = h;
+    this.lotL[lot] = l;
+    this.lotTainted[lot] = isTainted;
+    this.lotNext[lot] = -1;
+    if (tail === -1) this.lotHead[id] = lot;
+    else this.lotNext[tail] = lot;
+    this.lotTail[id] = lot;
+  }
+}

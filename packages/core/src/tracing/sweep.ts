@@ -1,0 +1,558 @@
+import { type DiscoveryState, NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
+import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
+import type { TaintLedger } from "./taint";
+import {
+  AMOUNT_HI_WORD,
+  AMOUNT_LO_WORD,
+  AMOUNT_OVERFLOW,
+  amountOf,
+  amountWords,
+  firstIncidentAtOrAfter,
+  type TransferGraph,
+} from "./transfer-graph";
+
+/**
+ * The sweep: replays, in global time order, every event of every address discovery opened, and
+ * moves taint through the ledger. Exact for cycles and fan-in (no re-runs needed), because every
+ * address sees its inflows and outflows in the order they happened.
+ *
+ * An outflow's tainted part is emitted as a trace edge when the sender is within the hop limit and
+ * the part reaches the asset's minimum; otherwise it is counted (at the hop limit, or as dust) and
+ * the receiver gets it as clean value. Every unit of subject taint ends in exactly one bucket:
+ * terminals, retained by an open address, at the hop limit, dust, or unexplored (budget).
+ */
+export interface SweepTotals {
+  subjectTaint: bigint;
+  toTerminals: bigint;
+  atHopLimit: bigint;
+  dust: bigint;
+  dustEdges: number;
+  unexplored: bigint;
+}
+
+export interface SweepResult {
+  /** Emitted edges: graph event id, tainted amount, hop (1 = sent by a subject). */
+  edgeEvent: number[];
+  edgeTaint: bigint[];
+  edgeHop: number[];
+  /** Fewest hops at which taint reached each address (UNREACHED if it never did). */
+  hopNow: Uint8Array;
+  /** Index of the edge that first gave the address its `hopNow`, or −1. */
+  parentEdge: Int32Array;
+  /** Ledger entry of (node, asset), or undefined. */
+  entryOf: (node: number, asset: number) => number | undefined;
+  /** Open entries in the order they were opened: [node, asset, entry]. */
+  entries: Array<[number, number, number]>;
+  /** Tainted value received by addresses without a ledger entry (terminals, frontier, unexplored). */
+  receivedBy: Map<number, bigint>;
+  totals: SweepTotals[];
+  /** Opening balance of each entry (null = unknown, treated as zero). */
+  opening: Array<bigint | null>;
+}
+
+export interface SweepInput {
+  graph: TransferGraph;
+  state: DiscoveryState;
+  ledger: TaintLedger;
+  maxHops: number;
+  minValueOf: (asset: number) => bigint;
+  /** Balance of (node, asset) at the end of the block before the address was opened; null if unknown. */
+  openingBalance: (node: number, asset: number, beforeBlock: number) => bigint | null;
+  signal: AbortSignal | undefined;
+  /** Last block of the trace window; later events are ignored. */
+  lastBlock: number;
+  /**
+   * Genesis allocation of (node, asset), for a graph that holds every event from genesis. When the
+   * sweep scans every event anyway, it keeps running balances and takes opening balances from
+   * them instead of asking `openingBalance` per address.
+   */
+  genesisBalance?: (node: number, asset: number) => bigint;
+}
+
+/** Below this share of all events, the sweep sorts the relevant events instead of scanning all. */
+const GATHER_RATIO = 0.125;
+
+/**
+ * Runs the sweep over fixed-width integers in typed arrays (`LimbLedger`); if a value ever leaves
+ * their exact range (beyond about 2^99 base units), runs it again over bigint. Both give the same
+ * result; the first is what keeps a trace over millions of events fast.
+ */
+export function runSweep(input: SweepInput): SweepResult {
+  const fast = runSweepOverLimbs(input);
+  if (fast !== null) return fast;
+  return runSweepOverBigint(input);
+}
+
+/** Events the sweep replays (in time order), or null for every event of the graph. */
+function sweepOrder(graph: TransferGraph, state: DiscoveryState, openBlock: Float64Array): Uint32Array | null {
+  const { incidentOffset, incident } = graph;
+  const nodeCount = graph.nodeCount;
+  const flags = state.flags;
+  let relevant = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    if ((flags[n]! & NODE_EXPANDED) === 0) continue;
+    const open = state.arrivalBlock[n]!;
+    openBlock[n] = open;
+    relevant += incidentOffset[n + 1]! - firstIncidentAtOrAfter(graph, n, open, Number.NEGATIVE_INFINITY);
+  }
+  if (relevant >= graph.eventCount * GATHER_RATIO) return null;
+  const gathered = new Uint32Array(relevant);
+  let k = 0;
+  for (let n = 0; n < nodeCount; n++) {
+    if (openBlock[n] === Number.POSITIVE_INFINITY) continue;
+    const end = incidentOffset[n + 1]!;
+    for (let i = firstIncidentAtOrAfter(graph, n, openBlock[n]!, Number.NEGATIVE_INFINITY); i < end; i++) {
+      gathered[k++] = incident[i]!;
+    }
+  }
+  gathered.sort();
+  let unique = 0;
+  for (let i = 0; i < gathered.length; i++) {
+    if (i === 0 || gathered[i] !== gathered[i - 1]) gathered[unique++] = gathered[i]!;
+  }
+  return gathered.subarray(0, unique);
+}
+
+/** Sums per asset as limbs: subject taint, to terminals, at the hop limit, dust, unexplored. */
+const SUBJECT = 0;
+const TERMINALS = 1;
+const HOP_LIMIT = 2;
+const DUST = 3;
+const UNEXPLORED = 4;
+
+function runSweepOverLimbs(input: SweepInput): SweepResult | null {
+  const { graph, state, ledger: target, maxHops, minValueOf, signal, lastBlock } = input;
+  const { from, to, block, asset, amountHigh } = graph;
+  const words = amountWords(graph);
+  const nodeCount = graph.nodeCount;
+  const assetCount = Math.max(1, graph.assets.length);
+  const flags = state.flags;
+  const minHop = state.minHop;
+  const ledger = new LimbLedger(target.model);
+  const fifo = ledger.model === "fifo";
+  const scratch = { h: 0, l: 0 };
+
+  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
+  const order = sweepOrder(graph, state, openBlock);
+
+  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
+  const parentEdge = new Int32Array(nodeCount).fill(-1);
+  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
+
+  // Minimum followable taint per asset as limbs; one beyond their range is never reached.
+  const minH = new Float64Array(assetCount);
+  const minL = new Float64Array(assetCount);
+  for (let a = 0; a < assetCount; a++) {
+    if (bigintToLimbs(minValueOf(a), scratch)) {
+      minH[a] = scratch.h;
+      minL[a] = scratch.l;
+    } else minH[a] = Number.POSITIVE_INFINITY;
+  }
+
+  const useTable = nodeCount * assetCount <= 1 << 24;
+  const table = useTable ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
+  const map = useTable ? null : new Map<number, number>();
+  const entryNode: number[] = [];
+  const entryAsset: number[] = [];
+  const opening: Array<bigint | null> = [];
+  const sumH = new Float64Array(assetCount * 5);
+  const sumL = new Float64Array(assetCount * 5);
+  const dustEdges = new Array<number>(assetCount).fill(0);
+  const add = (slot: number, h: number, l: number): void => {
+    let nl = sumL[slot]! + l;
+    let nh = sumH[slot]! + h;
+    if (nl >= LIMB) {
+      nl -= LIMB;
+      nh += 1;
+    }
+    if (nh > 2 ** 51 || nh < -(2 ** 51)) ledger.overflow = true;
+    sumH[slot] = nh;
+    sumL[slot] = nl;
+  };
+  const receivedSlot = new Map<number, number>();
+  let recvH = new Float64Array(64);
+  let recvL = new Float64Array(64);
+  const receive = (node: number, a: number, h: number, l: number): void => {
+    const key = node * assetCount + a;
+    let slot = receivedSlot.get(key);
+    if (slot === undefined) {
+      slot = receivedSlot.size;
+      receivedSlot.set(key, slot);
+      if (slot >= recvH.length) {
+        const nh = new Float64Array(recvH.length * 2);
+        nh.set(recvH);
+        recvH = nh;
+        const nl = new Float64Array(recvL.length * 2);
+        nl.set(recvL);
+        recvL = nl;
+      }
+    }
+    let nl = recvL[slot]! + l;
+    let nh = recvH[slot]! + h;
+    if (nl >= LIMB) {
+      nl -= LIMB;
+      nh += 1;
+    }
+    if (nh > 2 ** 51 || nh < -(2 ** 51)) ledger.overflow = true;
+    recvH[slot] = nh;
+    recvL[slot] = nl;
+  };
+  const edgeEvent: number[] = [];
+  const edgeTaintH: number[] = [];
+  const edgeTaintL: number[] = [];
+  const edgeHop: number[] = [];
+
+  // What addresses the sweep will open received minus what they sent before they opened (limbs), when
+  // the sweep replays every event anyway; their opening balance is the genesis allocation plus it.
+  const genesisBalance = order === null ? input.genesisBalance : undefined;
+  const runH = genesisBalance ? new Float64Array(nodeCount * assetCount) : null;
+  const runL = genesisBalance ? new Float64Array(nodeCount * assetCount) : null;
+
+  const entryFor = (node: number, a: number): number => {
+    const key = node * assetCount + a;
+    const known = table ? table[key]! : (map!.get(key) ?? -1);
+    if (known >= 0) return known;
+    const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
+    let id: number;
+    if (runH) {
+      let h = runH[key]!;
+      let l = runL![key]!;
+      if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
+        h += scratch.h;
+        l += scratch.l;
+        if (l >= LIMB) {
+          l -= LIMB;
+          h += 1;
+        }
+      } else ledger.overflow = true;
+      id = ledger.open(isSubject, h, l);
+      opening[id] = limbsToBigint(h, l);
+      if (isSubject) add(a * 5 + SUBJECT, h, l);
+    } else {
+      const balance = input.openingBalance(node, a, openBlock[node]! - 1);
+      let h = 0;
+      let l = 0;
+      if (balance !== null) {
+        if (bigintToLimbs(balance, scratch)) {
+          h = scratch.h;
+          l = scratch.l;
+        } else ledger.overflow = true;
+      }
+      id = ledger.open(isSubject, h, l);
+      opening[id] = balance;
+      if (isSubject) add(a * 5 + SUBJECT, h, l);
+    }
+    if (table) table[key] = id;
+    else map!.set(key, id);
+    entryNode.push(node);
+    entryAsset.push(a);
+    return id;
+  };
+
+  const count = order ? order.length : graph.eventCount;
+  for (let k = 0; k < count; k++) {
+    if (ledger.overflow) return null;
+    const e = order ? order[k]! : k;
+    const f = from[e]!;
+    const t = to[e]!;
+    const b = block[e]!;
+    if (b > lastBlock) break;
+    const fOpen = b >= openBlock[f]!;
+    const tOpen = b >= openBlock[t]!;
+    const fWill = openBlock[f] !== Number.POSITIVE_INFINITY;
+    const tWill = openBlock[t] !== Number.POSITIVE_INFINITY;
+    if (!fOpen && !tOpen && !(runH && (fWill || tWill))) continue;
+    // The amount as limbs: high word's top 16 bits are the upper limb.
+    let ah: number;
+    let al: number;
+    const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
+    const loWord = words[2 * e + AMOUNT_LO_WORD]!;
+    if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
+      if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch)) return null;
+      ah = scratch.h;
+      al = scratch.l;
+    } else {
+      ah = hiWord >>> 16;
+      al = (hiWord & 0xffff) * 2 ** 32 + loWord;
+    }
+    const a = asset[e]!;
+    if (runH && !(fOpen && tOpen) && (fWill || tWill)) {
+      // Only addresses the sweep will open need a running balance.
+      if (!fOpen && fWill) {
+        const key = f * assetCount + a;
+        let nh = runH[key]! - ah;
+        let nl = runL![key]! - al;
+        if (nl < 0) {
+          nl += LIMB;
+          nh -= 1;
+        }
+        if (nh < -(2 ** 51)) return null;
+        runH[key] = nh;
+        runL![key] = nl;
+      }
+      if (!tOpen && tWill) {
+        const key = t * assetCount + a;
+        let nh = runH[key]! + ah;
+        let nl = runL![key]! + al;
+        if (nl >= LIMB) {
+          nl -= LIMB;
+          nh += 1;
+        }
+        if (nh > 2 ** 51) return null;
+        runH[key] = nh;
+        runL![key] = nl;
+      }
+    }
+    if (!fOpen && !tOpen) continue;
+    if ((k & 0xffff) === 0) signal?.throwIfAborted();
+    let th = 0;
+    let tl = 0;
+    let delivered = false;
+    if (fOpen) {
+      const fe = entryFor(f, a);
+      ledger.debit(fe, ah, al);
+      th = ledger.outH;
+      tl = ledger.outL;
+      if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
+      if (th > 0 || (th === 0 && tl > 0)) {
+        const senderHop = hopNow[f]!;
+        if (t === f) {
+          delivered = true;
+        } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
+          delivered = true;
+          edgeEvent.push(e);
+          edgeTaintH.push(th);
+          edgeTaintL.push(tl);
+          edgeHop.push(senderHop + 1);
+        } else if (senderHop >= maxHops) {
+          add(a * 5 + HOP_LIMIT, th, tl);
+        } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
+          add(a * 5 + DUST, th, tl);
+          dustEdges[a]!++;
+        } else {
+          const hop = senderHop + 1;
+          const edge = edgeEvent.length;
+          edgeEvent.push(e);
+          edgeTaintH.push(th);
+          edgeTaintL.push(tl);
+          edgeHop.push(hop);
+          if (hop < hopNow[t]!) {
+            hopNow[t] = hop;
+            parentEdge[t] = edge;
+          }
+          if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
+            add(a * 5 + TERMINALS, th, tl);
+            receive(t, a, th, tl);
+          } else if (tOpen) {
+            delivered = true;
+          } else if (minHop[t]! >= maxHops) {
+            add(a * 5 + HOP_LIMIT, th, tl);
+            receive(t, a, th, tl);
+          } else {
+            add(a * 5 + UNEXPLORED, th, tl);
+            receive(t, a, th, tl);
+          }
+        }
+      }
+    }
+    if (tOpen) {
+      const te = entryFor(t, a);
+      if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
+      else ledger.credit(te, ah, al, 0, 0, false);
+      if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
+    }
+  }
+  if (ledger.overflow) return null;
+
+  target.adopt(ledger);
+  const entries: Array<[number, number, number]> = new Array(entryNode.length);
+  for (let id = 0; id < entryNode.length; id++) entries[id] = [entryNode[id]!, entryAsset[id]!, id];
+  const edgeTaint: bigint[] = new Array(edgeEvent.length);
+  for (let i = 0; i < edgeEvent.length; i++) edgeTaint[i] = limbsToBigint(edgeTaintH[i]!, edgeTaintL[i]!);
+  const receivedBy = new Map<number, bigint>();
+  for (const [key, slot] of receivedSlot) receivedBy.set(key, limbsToBigint(recvH[slot]!, recvL[slot]!));
+  const totals: SweepTotals[] = Array.from({ length: assetCount }, (_, a) => ({
+    subjectTaint: limbsToBigint(sumH[a * 5 + SUBJECT]!, sumL[a * 5 + SUBJECT]!),
+    toTerminals: limbsToBigint(sumH[a * 5 + TERMINALS]!, sumL[a * 5 + TERMINALS]!),
+    atHopLimit: limbsToBigint(sumH[a * 5 + HOP_LIMIT]!, sumL[a * 5 + HOP_LIMIT]!),
+    dust: limbsToBigint(sumH[a * 5 + DUST]!, sumL[a * 5 + DUST]!),
+    dustEdges: dustEdges[a]!,
+    unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
+  }));
+  return {
+    edgeEvent,
+    edgeTaint,
+    edgeHop,
+    hopNow,
+    parentEdge,
+    entryOf: (node, a) => {
+      const key = node * assetCount + a;
+      const id = table ? table[key]! : (map!.get(key) ?? -1);
+      return id >= 0 ? id : undefined;
+    },
+    entries,
+    receivedBy,
+    totals,
+    opening,
+  };
+}
+
+/** The same sweep over bigint: any amount, any sum. */
+/**
+ * The sweep over bigint: exact for any amount, and the reference the limb sweep must agree with
+ * (exported for that comparison in the engine's tests; `runSweep` is what callers use).
+ */
+export function runSweepOverBigint(input: SweepInput): SweepResult {
+  const { graph, state, ledger, maxHops, minValueOf, signal, lastBlock } = input;
+  const { from, to, block, asset } = graph;
+  const nodeCount = graph.nodeCount;
+  const assetCount = Math.max(1, graph.assets.length);
+  const flags = state.flags;
+
+  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
+  const order = sweepOrder(graph, state, openBlock);
+
+  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
+  const parentEdge = new Int32Array(nodeCount).fill(-1);
+  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
+
+  const useTable = nodeCount * assetCount <= 1 << 24;
+  const table = useTable ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
+  const map = useTable ? null : new Map<number, number>();
+  const entries: Array<[number, number, number]> = [];
+  const opening: Array<bigint | null> = [];
+  const totals: SweepTotals[] = Array.from({ length: assetCount }, () => ({
+    subjectTaint: 0n,
+    toTerminals: 0n,
+    atHopLimit: 0n,
+    dust: 0n,
+    dustEdges: 0,
+    unexplored: 0n,
+  }));
+  const receivedBy = new Map<number, bigint>();
+  const edgeEvent: number[] = [];
+  const edgeTaint: bigint[] = [];
+  const edgeHop: number[] = [];
+
+  const genesisBalance = order === null ? input.genesisBalance : undefined;
+  const running: Array<bigint | undefined> | null = genesisBalance ? new Array(nodeCount * assetCount) : null;
+  const runningBalance = (key: number, node: number, a: number): bigint => running![key] ?? genesisBalance!(node, a);
+
+  const entryFor = (node: number, a: number): number => {
+    const key = node * assetCount + a;
+    const known = table ? table[key]! : (map!.get(key) ?? -1);
+    if (known >= 0) return known;
+    const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
+    const balance = running ? runningBalance(key, node, a) : input.openingBalance(node, a, openBlock[node]! - 1);
+    const id = ledger.open(isSubject, balance);
+    opening[id] = balance;
+    totals[a]!.subjectTaint += ledger.openingTaint(id);
+    if (table) table[key] = id;
+    else map!.set(key, id);
+    entries.push([node, a, id]);
+    return id;
+  };
+
+  const receive = (node: number, a: number, amount: bigint): void => {
+    const key = node * assetCount + a;
+    receivedBy.set(key, (receivedBy.get(key) ?? 0n) + amount);
+  };
+
+  const count = order ? order.length : graph.eventCount;
+  for (let k = 0; k < count; k++) {
+    const e = order ? order[k]! : k;
+    const f = from[e]!;
+    const t = to[e]!;
+    const b = block[e]!;
+    if (b > lastBlock) break;
+    const fOpen = b >= openBlock[f]!;
+    const tOpen = b >= openBlock[t]!;
+    if (
+      running &&
+      !(fOpen && tOpen) &&
+      (openBlock[f] !== Number.POSITIVE_INFINITY || openBlock[t] !== Number.POSITIVE_INFINITY)
+    ) {
+      const moved = amountOf(graph, e);
+      const a = asset[e]!;
+      // Only addresses the sweep will open need a running balance.
+      if (!fOpen && openBlock[f] !== Number.POSITIVE_INFINITY) {
+        running[f * assetCount + a] = runningBalance(f * assetCount + a, f, a) - moved;
+      }
+      if (!tOpen && openBlock[t] !== Number.POSITIVE_INFINITY) {
+        running[t * assetCount + a] = runningBalance(t * assetCount + a, t, a) + moved;
+      }
+    }
+    if (!fOpen && !tOpen) continue;
+    if ((k & 0xffff) === 0) signal?.throwIfAborted();
+    const amount = amountOf(graph, e);
+    const a = asset[e]!;
+    let tainted = 0n;
+    let delivered = false;
+    if (fOpen) {
+      const fe = entryFor(f, a);
+      tainted = ledger.debit(fe, amount);
+      totals[a]!.subjectTaint += ledger.newSubjectTaint;
+      if (tainted > 0n) {
+        const sum = totals[a]!;
+        const senderHop = hopNow[f]!;
+        if (t === f) {
+          delivered = true;
+        } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
+          delivered = true;
+          edgeEvent.push(e);
+          edgeTaint.push(tainted);
+          edgeHop.push(senderHop + 1);
+        } else if (senderHop >= maxHops) {
+          sum.atHopLimit += tainted;
+        } else if (tainted < minValueOf(a)) {
+          sum.dust += tainted;
+          sum.dustEdges++;
+        } else {
+          const hop = senderHop + 1;
+          const edge = edgeEvent.length;
+          edgeEvent.push(e);
+          edgeTaint.push(tainted);
+          edgeHop.push(hop);
+          if (hop < hopNow[t]!) {
+            hopNow[t] = hop;
+            parentEdge[t] = edge;
+          }
+          if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
+            sum.toTerminals += tainted;
+            receive(t, a, tainted);
+          } else if (tOpen) {
+            delivered = true;
+          } else if (state.minHop[t]! >= maxHops) {
+            sum.atHopLimit += tainted;
+            receive(t, a, tainted);
+          } else {
+            sum.unexplored += tainted;
+            receive(t, a, tainted);
+          }
+        }
+      }
+    }
+    if (tOpen) {
+      const te = entryFor(t, a);
+      ledger.credit(te, amount, delivered ? tainted : 0n, delivered && ledger.model === "fifo");
+      totals[a]!.subjectTaint += ledger.newSubjectTaint;
+    }
+  }
+
+  return {
+    edgeEvent,
+    edgeTaint,
+    edgeHop,
+    hopNow,
+    parentEdge,
+    entryOf: (node, a) => {
+      const key = node * assetCount + a;
+      const id = table ? table[key]! : (map!.get(key) ?? -1);
+      return id >= 0 ? id : undefined;
+    },
+    entries,
+    receivedBy,
+    totals,
+    opening,
+  };
+}

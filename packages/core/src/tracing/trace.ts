@@ -1,0 +1,406 @@
+import { assetKey, normalizeAddress, type UsdPrice } from "./amounts";
+import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputation } from "./computation";
+import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
+import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
+import { assembleTraceResult, type TraceResult } from "./result";
+import { runSweep } from "./sweep";
+import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
+import { firstIncidentAtOrAfter, MAX_BLOCK, type TransferGraph, TransferGraphBuilder } from "./transfer-graph";
+import type { AddressLabel, ChainProvider, LabelLookup, Network, Transfer } from "./types";
+
+export const DEFAULT_MAX_HOPS = 5;
+export const MAX_HOPS_CAP = 7;
+export const DEFAULT_BUDGET: Required<TraceBudget> = {
+  max_expansions: 5_000,
+  max_edges: 500_000,
+  hub_event_limit: 5_000,
+};
+/** A deposit address forwards what it received within this window (Victor, FC 2020: 7 days). */
+export const DEFAULT_SWEEP_WINDOW_SECONDS = 7 * 24 * 3600;
+
+export interface TraceSubject {
+  address: string;
+  /** Funds the subject held at the start of this block, and everything it received after, are traced. */
+  incident_block: bigint;
+  /** The case documents that tie this address to the debtor. */
+  source_refs: CaseSourceRef[];
+}
+
+export interface TraceRequest {
+  network: Network;
+  subjects: TraceSubject[];
+  /** Default 5, at most 7. */
+  max_hops?: number;
+  /** Default `fifo`. */
+  taint_model?: TaintModel;
+  /** Smallest tainted amount followed, in base units, by asset key (`native`, `erc20:<contract>`); `default` for the rest. Default 1. */
+  min_value?: { default?: bigint; per_asset?: Record<string, bigint> };
+  /** Last block read; default the provider's head when the trace starts. Pin it to make a retry read the same window. */
+  to_block?: bigint;
+  /** Supplied by the caller; the engine reads no clock. */
+  traced_at: string;
+  include_exchanges?: boolean;
+  include_stablecoins?: boolean;
+  /** USD prices by asset key; without one an exposure's usd_value is null with a reason. */
+  prices?: Record<string, UsdPrice>;
+  deposit_sweep?: { window_seconds?: number; native_gas_allowance?: bigint };
+}
+
+export interface TraceOptions {
+  provider: ChainProvider;
+  /** A preloaded graph holding every event of the chain (a synthetic chain); nothing is then fetched. */
+  graph?: TransferGraph;
+  labels?: LabelLookup;
+  issuers?: IssuerRegistry;
+  budget?: TraceBudget;
+  /** Injected deadline check: returns true once the caller's time budget is spent. */
+  deadlineReached?: () => boolean;
+  signal?: AbortSignal;
+  /** Provider requests in flight at once. Results are applied in a fixed order, so the outcome does not depend on it. */
+  fetchConcurrency?: number;
+}
+
+export class TraceRequestError extends Error {
+  override readonly name = "TraceRequestError";
+}
+
+export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceRequest {
+  const maxHops = request.max_hops ?? DEFAULT_MAX_HOPS;
+  if (!Number.isInteger(maxHops) || maxHops < 1 || maxHops > MAX_HOPS_CAP) {
+    throw new TraceRequestError(`max_hops must be an integer from 1 to ${MAX_HOPS_CAP}`);
+  }
+  const model = request.taint_model ?? "fifo";
+  if (!TAINT_MODELS.includes(model)) throw new TraceRequestError(`unknown taint model: ${model}`);
+  if (request.subjects.length === 0) throw new TraceRequestError("at least one subject address is required");
+  const seen = new Set<string>();
+  const subjects = request.subjects.map((subject) => {
+    const address = normalizeAddress(request.network, subject.address);
+    if (seen.has(address)) throw new TraceRequestError(`subject listed twice: ${address}`);
+    seen.add(address);
+    if (subject.incident_block < 0n || subject.incident_block > BigInt(MAX_BLOCK)) {
+      throw new TraceRequestError(`incident_block out of range for ${address}`);
+    }
+    return { address, incident_block: Number(subject.incident_block), source_refs: subject.source_refs };
+  });
+  const minDefault = request.min_value?.default ?? 1n;
+  const perAsset = request.min_value?.per_asset ?? {};
+  for (const value of [minDefault, ...Object.values(perAsset)]) {
+    if (value < 1n) throw new TraceRequestError("min_value must be at least 1 base unit");
+  }
+  if (Number.isNaN(Date.parse(request.traced_at))) throw new TraceRequestError("traced_at must be an ISO date-time");
+  const allowance = request.deposit_sweep?.native_gas_allowance ?? 10n ** 16n;
+  if (allowance < 0n) throw new TraceRequestError("native_gas_allowance must not be negative");
+  return {
+    network: request.network,
+    subjects,
+    max_hops: maxHops,
+    taint_model: model,
+    min_value_default: minDefault,
+    min_value_per_asset: Object.fromEntries(
+      Object.entries(perAsset).map(([key, value]) => [key.startsWith("erc20:") ? key.toLowerCase() : key, value]),
+    ),
+    include_exchanges: request.include_exchanges ?? true,
+    include_stablecoins: request.include_stablecoins ?? true,
+    prices: request.prices ?? {},
+    sweep_window_seconds: request.deposit_sweep?.window_seconds ?? DEFAULT_SWEEP_WINDOW_SECONDS,
+    native_gas_allowance: allowance,
+    traced_at: request.traced_at,
+  };
+}
+
+function minValueFor(request: NormalizedTraceRequest, graph: TransferGraph): (asset: number) => bigint {
+  const values = graph.assets.map((asset) => request.min_value_per_asset[assetKey(asset)] ?? request.min_value_default);
+  return (asset) => values[asset] ?? request.min_value_default;
+}
+
+function labelsLookup(
+  network: Network,
+  addressOf: (node: number) => string,
+  graphLabels: ((node: number) => readonly AddressLabel[]) | undefined,
+  external: LabelLookup | undefined,
+): (node: number) => readonly AddressLabel[] {
+  if (!external) return graphLabels ?? (() => []);
+  if (!graphLabels) return (node) => external.labelsFor(network, addressOf(node));
+  return (node) => {
+    const own = graphLabels(node);
+    const more = external.labelsFor(network, addressOf(node));
+    return more.length === 0 ? own : own.length === 0 ? more : [...own, ...more];
+  };
+}
+
+function describeTruncation(state: DiscoveryState, budget: Required<TraceBudget>) {
+  const details: Record<TruncationReason, string> = {
+    max_expansions: `stopped expanding after ${budget.max_expansions} addresses`,
+    max_edges: `stopped reading after ${budget.max_edges} transfer events`,
+    deadline: "the caller's deadline passed; addresses still queued were not expanded",
+  };
+  return [...state.truncation].sort().map((reason) => ({ reason, detail: details[reason] }));
+}
+
+function resolveBudget(budget: TraceBudget | undefined): Required<TraceBudget> {
+  const resolved = { ...DEFAULT_BUDGET, ...budget };
+  for (const [key, value] of Object.entries(resolved)) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new TraceRequestError(`budget ${key} must be a non-negative integer`);
+  }
+  return resolved;
+}
+
+/**
+ * The synchronous core over a preloaded graph that holds every event (a synthetic chain): discovery
+ * then the sweep, with opening balances from the graph's own history. No I/O.
+ */
+export function computeTraceOnGraph(
+  graph: TransferGraph,
+  request: TraceRequest,
+  options: {
+    labels?: LabelLookup;
+    budget?: TraceBudget;
+    deadlineReached?: () => boolean;
+    signal?: AbortSignal;
+    toBlock?: number;
+  } = {},
+): TraceComputation {
+  const normalized = normalizeTraceRequest(request);
+  if (normalized.network !== graph.network) {
+    throw new TraceRequestError(`request is for ${normalized.network}, the graph holds ${graph.network}`);
+  }
+  const budget = resolveBudget(options.budget);
+  const state = new DiscoveryState(normalized.max_hops);
+  state.ensureCapacity(graph.nodeCount);
+  for (const subject of normalized.subjects) {
+    const node = graph.nodeOf(subject.address);
+    if (node === undefined) continue;
+    state.addSubject(node, subject.incident_block);
+  }
+  const labelsOf = labelsLookup(graph.network, graph.addressOf, graph.nodeLabels, options.labels);
+  const minValueOf = minValueFor(normalized, graph);
+  const lastBlock = options.toBlock ?? (graph.eventCount > 0 ? graph.block[graph.eventCount - 1]! : 0);
+  runDiscovery(
+    graph,
+    state,
+    {
+      maxHops: normalized.max_hops,
+      minValueOf,
+      hubEventLimit: budget.hub_event_limit,
+      maxExpansions: budget.max_expansions,
+      maxEdges: budget.max_edges,
+      deadlineReached: options.deadlineReached ?? (() => false),
+      signal: options.signal,
+      complete: true,
+      lastBlock,
+    },
+    labelsOf,
+  );
+  const ledger = new TaintLedger(normalized.taint_model);
+  const balanceAt = graph.balanceAt;
+  const sweep = runSweep({
+    graph,
+    state,
+    ledger,
+    maxHops: normalized.max_hops,
+    minValueOf,
+    openingBalance: balanceAt ? (node, asset, block) => balanceAt(node, asset, block) : () => null,
+    genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
+    signal: options.signal,
+    lastBlock,
+  });
+  return {
+    request: normalized,
+    graph,
+    state,
+    ledger,
+    sweep,
+    labelsOf,
+    truncation: describeTruncation(state, budget),
+    toBlock: lastBlock,
+    finalizedBlock: lastBlock,
+    budget,
+  };
+}
+
+async function fetchAddressEvents(
+  provider: ChainProvider,
+  address: string,
+  request: FetchRequest,
+  lastBlock: number,
+  signal: AbortSignal | undefined,
+  deadlineReached: () => boolean,
+): Promise<{ transfers: Transfer[]; complete: boolean }> {
+  const transfers: Transfer[] = [];
+  const toBlock = Math.min(request.toBlock, lastBlock);
+  let cursor: string | null = null;
+  do {
+    signal?.throwIfAborted();
+    if (deadlineReached()) return { transfers, complete: false };
+    const page = await provider.transfers({
+      address,
+      fromBlock: BigInt(request.fromBlock),
+      toBlock: BigInt(toBlock),
+      cursor,
+      signal,
+    });
+    transfers.push(...page.items);
+    cursor = page.next;
+    if (transfers.length >= request.maxEvents) break;
+  } while (cursor !== null);
+  return { transfers, complete: true };
+}
+
+/**
+ * Traces outflows from the subjects over a chain provider (or a preloaded graph), then reads
+ * opening balances, holdings and freeze status where the provider can, and assembles the result.
+ * Deterministic: the same request over the same chain data gives the same result. Cancel with
+ * `signal` (the promise rejects with its reason); budgets and the deadline end the trace early
+ * with `truncated: true` and the reasons.
+ */
+export async function traceOutflows(request: TraceRequest, options: TraceOptions): Promise<TraceResult> {
+  const { provider, signal } = options;
+  const normalized = normalizeTraceRequest(request);
+  if (provider.network !== normalized.network) {
+    throw new TraceRequestError(`request is for ${normalized.network}, the provider serves ${provider.network}`);
+  }
+  const deadlineReached = options.deadlineReached ?? (() => false);
+  const issuers = options.issuers ?? createIssuerRegistry();
+  signal?.throwIfAborted();
+  const head = await provider.head(signal);
+  const toBlock = Number(request.to_block ?? head.number);
+  const finalizedBlock = Number(head.finalized);
+
+  let computation: TraceComputation;
+  if (options.graph) {
+    computation = computeTraceOnGraph(options.graph, request, {
+      labels: options.labels,
+      budget: options.budget,
+      deadlineReached,
+      signal,
+      toBlock,
+    });
+    computation.finalizedBlock = finalizedBlock;
+  } else {
+    computation = await computeTraceOverProvider(normalized, options, toBlock, finalizedBlock, deadlineReached);
+  }
+  return assembleTraceResult(computation, {
+    provider,
+    issuers,
+    signal,
+    fetchConcurrency: options.fetchConcurrency ?? 4,
+  });
+}
+
+async function computeTraceOverProvider(
+  request: NormalizedTraceRequest,
+  options: TraceOptions,
+  toBlock: number,
+  finalizedBlock: number,
+  deadlineReached: () => boolean,
+): Promise<TraceComputation> {
+  const { provider, signal } = options;
+  const budget = resolveBudget(options.budget);
+  const concurrency = Math.max(1, options.fetchConcurrency ?? 4);
+  const builder = new TransferGraphBuilder(request.network);
+  const state = new DiscoveryState(request.max_hops);
+  for (const subject of request.subjects) {
+    const node = builder.internAddress(subject.address);
+    state.addSubject(node, subject.incident_block);
+  }
+  const labelsOf = labelsLookup(request.network, (node) => builder.addressOf(node), undefined, options.labels);
+  let graph = builder.build();
+
+  for (;;) {
+    const minValueOf = minValueFor(request, graph);
+    const pending = runDiscovery(
+      graph,
+      state,
+      {
+        maxHops: request.max_hops,
+        minValueOf,
+        hubEventLimit: budget.hub_event_limit,
+        maxExpansions: budget.max_expansions,
+        maxEdges: budget.max_edges,
+        deadlineReached,
+        signal,
+        complete: false,
+        lastBlock: toBlock,
+      },
+      labelsOf,
+    );
+    if (pending.length === 0) break;
+    let interrupted = false;
+    for (let start = 0; start < pending.length && !interrupted; start += concurrency) {
+      const batch = pending.slice(start, start + concurrency);
+      const results = await Promise.all(
+        batch.map((fetch) =>
+          fetchAddressEvents(provider, builder.addressOf(fetch.node), fetch, toBlock, signal, deadlineReached),
+        ),
+      );
+      for (let i = 0; i < batch.length; i++) {
+        const result = results[i]!;
+        for (const transfer of result.transfers) {
+          if (transfer.block <= BigInt(toBlock)) builder.addTransfer(transfer);
+        }
+        if (result.complete) state.loadedFrom[batch[i]!.node] = batch[i]!.fromBlock;
+        else interrupted = true;
+      }
+    }
+    graph = builder.build();
+    state.ensureCapacity(graph.nodeCount);
+    if (interrupted) {
+      state.truncation.add("deadline");
+      state.stopped = true;
+      break;
+    }
+  }
+
+  // Opening balances of every (open address, asset) pair, read before the sweep so it stays synchronous.
+  const opening = new Map<string, bigint | null>();
+  const wanted: Array<{ node: number; asset: number; block: number }> = [];
+  for (let node = 0; node < graph.nodeCount; node++) {
+    if (!state.isOpen(node)) continue;
+    const openBlock = state.arrivalBlock[node]!;
+    const assets = new Set<number>();
+    const end = graph.incidentOffset[node + 1]!;
+    for (let i = firstIncidentAtOrAfter(graph, node, openBlock, Number.NEGATIVE_INFINITY); i < end; i++) {
+      assets.add(graph.asset[graph.incident[i]!]!);
+    }
+    for (const asset of [...assets].sort((a, b) => a - b)) wanted.push({ node, asset, block: openBlock - 1 });
+  }
+  const balanceAt = provider.balanceAt?.bind(provider);
+  if (balanceAt) {
+    for (let start = 0; start < wanted.length; start += concurrency) {
+      const batch = wanted.slice(start, start + concurrency);
+      const facts = await Promise.all(
+        batch.map((item) =>
+          balanceAt(graph.addressOf(item.node), graph.assets[item.asset]!, BigInt(item.block), signal),
+        ),
+      );
+      batch.forEach((item, i) => {
+        opening.set(`${item.node}|${item.asset}`, facts[i]?.amount ?? null);
+      });
+    }
+  }
+
+  const ledger = new TaintLedger(request.taint_model);
+  const sweep = runSweep({
+    graph,
+    state,
+    ledger,
+    maxHops: request.max_hops,
+    minValueOf: minValueFor(request, graph),
+    openingBalance: (node, asset) => opening.get(`${node}|${asset}`) ?? null,
+    signal,
+    lastBlock: toBlock,
+  });
+  return {
+    request,
+    graph,
+    state,
+    ledger,
+    sweep,
+    labelsOf,
+    truncation: describeTruncation(state, budget),
+    toBlock,
+    finalizedBlock,
+    budget,
+  };
+}

@@ -1,0 +1,546 @@
+import { describe, expect, it } from "vitest";
+import { TraceRequestError } from "../../src/index";
+import { addr, chainOf, edgeList, label, TOKEN, totalsOf, traceChain, walletList } from "./fixtures";
+
+const USD_KEY = `erc20:${TOKEN}`;
+
+describe("hop limit", () => {
+  const chain = chainOf(
+    [
+      [1, 2, 1000, 2],
+      [2, 3, 1000, 3],
+      [3, 4, 1000, 4],
+      [4, 5, 1000, 5],
+    ],
+    { genesis: [[1, 1000]] },
+  );
+
+  it("follows no more than max_hops transfers and reports what reached the limit", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], request: { max_hops: 2 } });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "1000", "1000", 1],
+      [2, 3, "1000", "1000", 2],
+    ]);
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "intermediary", 1],
+      [3, "frontier", 2],
+    ]);
+    expect(result.hops).toBe(2);
+    expect(result.wallets[2]!.retained).toBeNull();
+    expect(result.wallets[2]!.retained_reason).toBe("not expanded: reached at the hop limit (2)");
+    expect(totalsOf(result)).toEqual({
+      subject_taint: "1000",
+      to_terminals: "0",
+      retained: "0",
+      at_hop_limit: "1000",
+      dust: "0",
+      dust_edges: 0,
+      unexplored: "0",
+    });
+    expect(result.truncated).toBe(false);
+  });
+
+  it("goes one hop further when max_hops grows by one", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], request: { max_hops: 3 } });
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "intermediary", 1],
+      [3, "intermediary", 2],
+      [4, "frontier", 3],
+    ]);
+  });
+
+  it("refuses max_hops outside 1..7 and defaults to 5", async () => {
+    await expect(traceChain(chain, { subjects: [[1, 1]], request: { max_hops: 8 } })).rejects.toBeInstanceOf(
+      TraceRequestError,
+    );
+    await expect(traceChain(chain, { subjects: [[1, 1]], request: { max_hops: 0 } })).rejects.toBeInstanceOf(
+      TraceRequestError,
+    );
+    expect((await traceChain(chain, { subjects: [[1, 1]] })).max_hops).toBe(5);
+  });
+});
+
+describe("cycles", () => {
+  it("terminates on a cycle and moves the returning taint on", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 3, 100, 3],
+        [3, 2, 60, 4],
+        [2, 4, 60, 5],
+      ],
+      { genesis: [[1, 100]] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "100", "100", 1],
+      [2, 3, "100", "100", 2],
+      [3, 2, "60", "60", 3],
+      [2, 4, "60", "60", 2],
+    ]);
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "intermediary", 1],
+      [3, "intermediary", 2],
+      [4, "intermediary", 2],
+    ]);
+    expect(totalsOf(result)?.retained).toBe("100");
+  });
+
+  it("terminates on a two-address ping-pong of many transfers", async () => {
+    const steps: Array<[number, number, number, number]> = [[1, 2, 50, 2]];
+    for (let i = 0; i < 40; i++) steps.push(i % 2 === 0 ? [2, 3, 50, 3 + i] : [3, 2, 50, 3 + i]);
+    const result = await traceChain(chainOf(steps, { genesis: [[1, 50]] }), { subjects: [[1, 1]] });
+    expect(result.edge_count).toBe(41);
+    expect(result.edges.every((edge) => edge.tainted.base_units === "50")).toBe(true);
+    expect(totalsOf(result)?.retained).toBe("50");
+  });
+});
+
+describe("fan-out and fan-in", () => {
+  const hot = 6;
+  const chain = chainOf(
+    [
+      [1, 2, 100, 2],
+      [1, 3, 100, 2],
+      [1, 4, 100, 2],
+      [2, 5, 100, 3],
+      [3, 5, 100, 3],
+      [4, 5, 100, 3],
+      [5, hot, 300, 4],
+    ],
+    { genesis: [[1, 300]], labels: [label(addr(hot), "Exchange Z", "exchange")] },
+  );
+
+  it("splits, merges and stops at the exchange, naming the merge address as the deposit address", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "100", "100", 1],
+      [1, 3, "100", "100", 1],
+      [1, 4, "100", "100", 1],
+      [2, 5, "100", "100", 2],
+      [3, 5, "100", "100", 2],
+      [4, 5, "100", "100", 2],
+      [5, 6, "300", "300", 3],
+    ]);
+    expect(result.flows.map((flow) => [flow.from, flow.to, flow.edge_count, flow.tainted.base_units])).toEqual([
+      [addr(1), addr(2), 1, "100"],
+      [addr(1), addr(3), 1, "100"],
+      [addr(1), addr(4), 1, "100"],
+      [addr(2), addr(5), 1, "100"],
+      [addr(3), addr(5), 1, "100"],
+      [addr(4), addr(5), 1, "100"],
+      [addr(5), addr(6), 1, "300"],
+    ]);
+    expect(result.terminals.map((t) => [t.address, t.category, t.entity, t.hop, t.received[0]!.base_units])).toEqual([
+      [addr(hot), "exchange", "Exchange Z", 3, "300"],
+    ]);
+    expect(walletList(result)).toContainEqual([5, "exchange_deposit", 2]);
+    expect(
+      result.exchange_hypotheses.map((h) => [h.exchange, h.wallet, h.basis, h.confidence, h.packet_readiness]),
+    ).toEqual([["Exchange Z", addr(5), "deposit_address_sweep", "high", "needs_review"]]);
+    expect(result.exchange_hypotheses[0]!.readiness_reasons).toEqual(["chain data is synthetic, not live"]);
+    expect(result.exchange_hypotheses[0]!.sweep?.assets).toEqual([
+      {
+        asset: USD_KEY,
+        inflows: 3,
+        outflows: 1,
+        received: { base_units: "300", amount: "0.0003" },
+        swept: { base_units: "300", amount: "0.0003" },
+        exact: true,
+        longest_delay_seconds: 12,
+      },
+    ]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "300", to_terminals: "300", retained: "0" });
+  });
+});
+
+describe("value thresholds", () => {
+  it("does not follow dust below the minimum and reports how much was dropped", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 990, 2],
+        [1, 3, 10, 2],
+        [3, 4, 10, 3],
+      ],
+      { genesis: [[1, 1000]] },
+    );
+    const result = await traceChain(chain, {
+      subjects: [[1, 1]],
+      request: { min_value: { per_asset: { [USD_KEY]: 50n } } },
+    });
+    expect(edgeList(result)).toEqual([[1, 2, "990", "990", 1]]);
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "intermediary", 1],
+    ]);
+    expect(totalsOf(result)).toEqual({
+      subject_taint: "1000",
+      to_terminals: "0",
+      retained: "990",
+      at_hop_limit: "0",
+      dust: "10",
+      dust_edges: 1,
+      unexplored: "0",
+    });
+    expect(result.min_value).toEqual({ default: "1", per_asset: { [USD_KEY]: "50" } });
+  });
+
+  it("drops a large transfer whose tainted part is dust under fifo", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 20, 2],
+        [2, 3, 1010, 3],
+      ],
+      {
+        genesis: [
+          [1, 20],
+          [2, 1000],
+        ],
+      },
+    );
+    const result = await traceChain(chain, {
+      subjects: [[1, 1]],
+      request: { min_value: { default: 15n } },
+    });
+    expect(edgeList(result)).toEqual([[1, 2, "20", "20", 1]]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "20", retained: "10", dust: "10", dust_edges: 1 });
+  });
+});
+
+describe("time ordering", () => {
+  it("never lets funds leave before they arrived, down to the order within a block", async () => {
+    const chain = chainOf(
+      [
+        [2, 7, 200, 3],
+        [2, 8, 100, 5],
+        [1, 2, 100, 5],
+        [2, 9, 250, 5],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [2, 500],
+        ],
+      },
+    );
+    const fifo = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(edgeList(fifo)).toEqual([
+      [1, 2, "100", "100", 1],
+      [2, 9, "250", "50", 2],
+    ]);
+    const poison = await traceChain(chain, { subjects: [[1, 1]], request: { taint_model: "poison" } });
+    expect(edgeList(poison)).toEqual([
+      [1, 2, "100", "100", 1],
+      [2, 9, "250", "250", 2],
+    ]);
+  });
+
+  it("ignores a subject's transfers before its incident block", async () => {
+    const chain = chainOf(
+      [
+        [1, 5, 40, 2],
+        [1, 6, 60, 4],
+      ],
+      { genesis: [[1, 100]] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 3]] });
+    expect(edgeList(result)).toEqual([[1, 6, "60", "60", 1]]);
+    expect(totalsOf(result)?.subject_taint).toBe("60");
+  });
+});
+
+describe("taint models", () => {
+  // Address 2 holds 100 clean, receives 50 from the subject, then sends 60 and 90.
+  const chain = chainOf(
+    [
+      [1, 2, 50, 2],
+      [2, 3, 60, 3],
+      [2, 4, 90, 4],
+    ],
+    {
+      genesis: [
+        [1, 50],
+        [2, 100],
+      ],
+    },
+  );
+
+  it("fifo: the clean opening balance leaves first", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "50", "50", 1],
+      [2, 4, "90", "50", 2],
+    ]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "50", retained: "50" });
+    expect(result.taint_model).toMatchObject({ name: "fifo", amounts: "conserved" });
+  });
+
+  it("haircut: each outflow carries the tainted share of the balance", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], request: { taint_model: "haircut" } });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "50", "50", 1],
+      [2, 3, "60", "20", 2],
+      [2, 4, "90", "30", 2],
+    ]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "50", retained: "50" });
+  });
+
+  it("poison: every later outflow is wholly tainted and the amounts are marked reach-only", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], request: { taint_model: "poison" } });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "50", "50", 1],
+      [2, 3, "60", "60", 2],
+      [2, 4, "90", "90", 2],
+    ]);
+    expect(result.taint_model).toMatchObject({ name: "poison", amounts: "reach_only" });
+    expect(result.totals[0]!.conserved).toBe(false);
+  });
+
+  it("treats everything a subject holds or later receives as the debtor's", async () => {
+    const subjectChain = chainOf(
+      [
+        [1, 2, 60, 2],
+        [9, 1, 40, 3],
+        [1, 3, 80, 4],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [9, 40],
+        ],
+      },
+    );
+    const result = await traceChain(subjectChain, { subjects: [[1, 1]] });
+    expect(edgeList(result)).toEqual([
+      [1, 2, "60", "60", 1],
+      [1, 3, "80", "80", 1],
+    ]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "140", retained: "140" });
+  });
+});
+
+describe("terminals and hypotheses", () => {
+  it("stops at a mixer and does not follow what leaves it", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 10, 100, 3],
+        [10, 11, 100, 4],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(10), "Mixer M", "mixer", 60)] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.terminals.map((t) => [t.address, t.category, t.hop])).toEqual([[addr(10), "mixer", 2]]);
+    expect(result.wallets.map((w) => w.address)).not.toContain(addr(11));
+    expect(result.exchange_hypotheses).toEqual([]);
+    expect(totalsOf(result)).toMatchObject({ to_terminals: "100" });
+  });
+
+  it("names the labelled exchange address when the sender did not sweep everything", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 6, 60, 3],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(6), "Exchange Z", "exchange", 90)] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.exchange_hypotheses.map((h) => [h.wallet, h.basis, h.confidence, h.received[0]!.base_units])).toEqual(
+      [[addr(6), "labeled_service_address", "high", "60"]],
+    );
+    expect(walletList(result)).toContainEqual([2, "intermediary", 1]);
+  });
+
+  it("does not apply the sweep rule when the forward came more than seven days after the deposit", async () => {
+    const sevenDaysOfBlocks = (7 * 24 * 3600) / 12;
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 6, 100, 3 + sevenDaysOfBlocks],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(6), "Exchange Z", "exchange")] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.exchange_hypotheses.map((h) => [h.wallet, h.basis])).toEqual([[addr(6), "labeled_service_address"]]);
+  });
+
+  it("scores an exchange label below 60 as medium and below 40 as low", async () => {
+    const build = (confidence: number) =>
+      chainOf([[1, 6, 100, 2]], {
+        genesis: [[1, 100]],
+        labels: [label(addr(6), "Exchange Z", "exchange", confidence)],
+      });
+    expect((await traceChain(build(50), { subjects: [[1, 1]] })).exchange_hypotheses[0]!.confidence).toBe("medium");
+    expect((await traceChain(build(20), { subjects: [[1, 1]] })).exchange_hypotheses[0]!.confidence).toBe("low");
+  });
+
+  it("keeps tracing through a sanctioned address and flags it", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 3, 100, 3],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(2), "SDN entry 123", "sanctioned", 60)] },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    const flagged = result.wallets.find((w) => w.address === addr(2))!;
+    expect(flagged.labels.map((l) => [l.entity, l.category])).toEqual([["SDN entry 123", "sanctioned"]]);
+    expect(walletList(result)).toContainEqual([3, "intermediary", 2]);
+  });
+
+  it("reports an unlabelled hub as a terminal with a behavioural guess that is never packet-ready", async () => {
+    const steps: Array<[number, number, number, number]> = [[1, 2, 100, 2]];
+    for (let i = 0; i < 12; i++) steps.push([20 + i, 2, 1, 3 + i]);
+    const result = await traceChain(
+      chainOf(steps, { genesis: [[1, 100], ...Array.from({ length: 12 }, (_, i): [number, number] => [20 + i, 1])] }),
+      { subjects: [[1, 1]], budget: { hub_event_limit: 10 } },
+    );
+    expect(result.terminals.map((t) => [t.address, t.category, t.entity])).toEqual([[addr(2), "unlabeled_hub", null]]);
+    expect(result.exchange_hypotheses.map((h) => [h.exchange, h.basis, h.confidence, h.packet_readiness])).toEqual([
+      [null, "behavioral_only", "low", "insufficient"],
+    ]);
+  });
+});
+
+describe("exposures", () => {
+  const chain = chainOf(
+    [
+      [1, 2, 500_000_000, 2],
+      [9, 8, 1, 5],
+    ],
+    {
+      genesis: [
+        [1, 500_000_000],
+        [9, 1],
+      ],
+      freezes: [[2, 3]],
+    },
+  );
+
+  it("reports a stablecoin holding with the issuer's freeze capability and the live freeze status", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.stablecoin_exposures).toEqual([
+      expect.objectContaining({
+        issuer: "USDX Issuer",
+        wallet: addr(2),
+        amount: { base_units: "500000000", amount: "500" },
+        basis: "retained",
+        balance: expect.objectContaining({ amount: { base_units: "500000000", amount: "500" }, block: "5" }),
+        frozen: true,
+        frozen_reason: null,
+        review_required: true,
+        remediation_candidates: [{ action: "Ask the issuer to blacklist the holder.", review_required: true }],
+      }),
+    ]);
+    expect(result.stablecoin_exposures[0]!.freeze_capability_notes).toContain("blacklist(address)");
+  });
+
+  it("leaves usd_value null with a reason without a price, and values exactly with one", async () => {
+    const unpriced = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(unpriced.token_exposures.map((t) => [t.wallet, t.amount.amount, t.usd_value, t.usd_value_reason])).toEqual([
+      [addr(2), "500", null, "no price source was given for this asset"],
+    ]);
+    const priced = await traceChain(chain, {
+      subjects: [[1, 1]],
+      request: { prices: { [USD_KEY]: { usd_per_unit: "0.9985", as_of: "2026-07-05", source: "test" } } },
+    });
+    expect(priced.token_exposures[0]!.usd_value).toBe("499.25");
+  });
+});
+
+describe("budgets and cancellation", () => {
+  const chain = chainOf(
+    [
+      [1, 2, 100, 2],
+      [2, 3, 100, 3],
+      [3, 4, 100, 4],
+    ],
+    { genesis: [[1, 100]] },
+  );
+
+  it("reports max_expansions when it stops expanding, and counts the taint it did not follow", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], budget: { max_expansions: 2 } });
+    expect(result.truncated).toBe(true);
+    expect(result.truncation.map((t) => t.reason)).toEqual(["max_expansions"]);
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "intermediary", 1],
+      [3, "unexplored", 2],
+    ]);
+    expect(totalsOf(result)).toMatchObject({ subject_taint: "100", unexplored: "100" });
+    expect(result.budget).toMatchObject({ max_expansions: 2, expansions: 2 });
+  });
+
+  it("reports max_edges when reading more events would exceed it", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], budget: { max_edges: 3 } });
+    expect(result.truncation.map((t) => t.reason)).toEqual(["max_edges"]);
+    expect(result.budget.edges_read).toBeLessThanOrEqual(3);
+  });
+
+  it("reports a deadline that has passed, on the preloaded graph", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]], deadlineReached: () => true });
+    expect(result.truncated).toBe(true);
+    expect(result.truncation.map((t) => t.reason)).toEqual(["deadline"]);
+    expect(result.edges).toEqual([]);
+  });
+
+  it("reports a deadline that passes between provider requests and keeps what it read", async () => {
+    let checks = 0;
+    const result = await traceChain(chain, {
+      subjects: [[1, 1]],
+      viaProvider: true,
+      pageSize: 100,
+      deadlineReached: () => ++checks > 3,
+    });
+    expect(result.truncation.map((t) => t.reason)).toEqual(["deadline"]);
+    expect(edgeList(result)).toEqual([[1, 2, "100", "100", 1]]);
+    expect(walletList(result)).toEqual([
+      [1, "subject", 0],
+      [2, "unexplored", 1],
+    ]);
+  });
+
+  it("rejects with the abort reason when cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("job canceled"));
+    await expect(traceChain(chain, { subjects: [[1, 1]], signal: controller.signal })).rejects.toThrow("job canceled");
+  });
+});
+
+describe("result shape", () => {
+  it("carries source refs on every edge, wallet and hypothesis, all present in the manifest", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 100, 2],
+        [2, 6, 100, 3],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(6), "Exchange Z", "exchange")] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider });
+      const ids = new Set(result.sources.map((s) => s.source_id));
+      const cited = [
+        ...result.edges.flatMap((e) => e.source_refs),
+        ...result.wallets.flatMap((w) => w.source_refs),
+        ...result.terminals.flatMap((t) => t.source_refs),
+        ...result.exchange_hypotheses.flatMap((h) => h.source_refs),
+      ];
+      expect(result.edges.every((e) => e.source_refs.length > 0)).toBe(true);
+      expect(result.wallets.every((w) => w.source_refs.length > 0)).toBe(true);
+      expect(cited.every((id) => ids.has(id))).toBe(true);
+      expect(result.sources.find((s) => s.source_id === "case-1")).toMatchObject({ source_type: "case_document" });
+      expect(result.sources.some((s) => s.source_type === "label")).toBe(true);
+    }
+  });
+
+  it("keeps traced_at from the caller and amounts as exact strings", async () => {
+    const chain = chainOf([[1, 2, 123456789, 2]], { genesis: [[1, 123456789]] });
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.traced_at).toBe("2026-07-05T12:00:00.000Z");
+    expect(result.edges[0]!.amount).toEqual({ base_units: "123456789", amount: "123.456789" });
+    expect(result.edges[0]!.block_time).toBe("2026-01-01T00:00:24.000Z");
+  });
+});

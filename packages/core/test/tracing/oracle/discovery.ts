@@ -1,0 +1,278 @@
+import { isTerminalCategory, pickDecidingLabel } from "../../../src/tracing/labels";
+import { amountOf, firstIncidentAtOrAfter, type TransferGraph } from "../../../src/tracing/transfer-graph";
+import type { AddressLabel } from "../../../src/tracing/types";
+
+/**
+ * Discovery: which addresses the trace must read, by a hop-limited, time-respecting expansion.
+ *
+ * A transfer u → v can carry funds from u only if it comes after funds reached u, so each address
+ * keeps its earliest arrival (block, sub) and its fewest hops from a subject. Both only ever
+ * decrease; an address whose arrival moves earlier is scanned again over the newly eligible part,
+ * which makes cycles and fan-in terminate at a fixed point. Taking the two minima independently
+ * over-approximates the exact reach (the exact amounts come from the sweep that follows); every
+ * address the sweep can credit with taint is discovered here.
+ *
+ * Outflows below the asset's minimum value are not followed (they cannot carry followable taint).
+ * Addresses labelled with a terminal category, and unlabelled addresses with more events than the
+ * hub limit, are reached but never expanded.
+ */
+export const UNREACHED = 255;
+
+export const NODE_SUBJECT = 1;
+export const NODE_TERMINAL = 2;
+export const NODE_HUB = 4;
+export const NODE_EXPANDED = 8;
+export const NODE_SKIPPED = 16;
+
+export type TruncationReason = "max_expansions" | "max_edges" | "deadline";
+
+export interface DiscoveryLimits {
+  maxHops: number;
+  /** Minimum followable amount per asset id of the graph (base units). */
+  minValueOf: (asset: number) => bigint;
+  hubEventLimit: number;
+  maxExpansions: number;
+  maxEdges: number;
+  /** Injected deadline check; true once the caller's time budget is spent. */
+  deadlineReached: () => boolean;
+  signal: AbortSignal | undefined;
+  /** The graph holds every event of every address (a preloaded chain), so nothing is fetched. */
+  complete: boolean;
+  /** Last block of the trace window; later events are ignored. */
+  lastBlock: number;
+}
+
+export class DiscoveryState {
+  capacity = 0;
+  minHop = new Uint8Array(0);
+  arrivalBlock = new Float64Array(0);
+  arrivalSub = new Float64Array(0);
+  arrivalTime = new Float64Array(0);
+  scannedHop = new Uint8Array(0);
+  scanBlock = new Float64Array(0);
+  scanSub = new Float64Array(0);
+  /** Events of the address are held from this block on (Infinity: none fetched). */
+  loadedFrom = new Float64Array(0);
+  /** Events counted against the edge budget from this block on. */
+  admittedFrom = new Float64Array(0);
+  flags = new Uint8Array(0);
+  queuedAt = new Uint8Array(0);
+  readonly labelOf = new Map<number, AddressLabel>();
+  readonly queues: number[][];
+  readonly cursor: number[];
+  expansions = 0;
+  edgesAdmitted = 0;
+  readonly truncation = new Set<TruncationReason>();
+  stopped = false;
+
+  constructor(maxHops: number) {
+    this.queues = Array.from({ length: maxHops + 1 }, () => []);
+    this.cursor = new Array(maxHops + 1).fill(0);
+  }
+
+  ensureCapacity(nodeCount: number): void {
+    if (nodeCount <= this.capacity) return;
+    const size = Math.max(nodeCount, this.capacity * 2, 64);
+    const grow8 = (old: Uint8Array, fill: number) => {
+      const next = new Uint8Array(size).fill(fill);
+      next.set(old);
+      return next;
+    };
+    const grow64 = (old: Float64Array, fill: number) => {
+      const next = new Float64Array(size).fill(fill);
+      next.set(old);
+      return next;
+    };
+    this.minHop = grow8(this.minHop, UNREACHED);
+    this.scannedHop = grow8(this.scannedHop, UNREACHED);
+    this.flags = grow8(this.flags, 0);
+    this.queuedAt = grow8(this.queuedAt, 0);
+    this.arrivalBlock = grow64(this.arrivalBlock, Number.POSITIVE_INFINITY);
+    this.arrivalSub = grow64(this.arrivalSub, Number.POSITIVE_INFINITY);
+    this.arrivalTime = grow64(this.arrivalTime, Number.POSITIVE_INFINITY);
+    this.scanBlock = grow64(this.scanBlock, Number.POSITIVE_INFINITY);
+    this.scanSub = grow64(this.scanSub, Number.POSITIVE_INFINITY);
+    this.loadedFrom = grow64(this.loadedFrom, Number.POSITIVE_INFINITY);
+    this.admittedFrom = grow64(this.admittedFrom, Number.POSITIVE_INFINITY);
+    this.capacity = size;
+  }
+
+  /** A subject: hop 0, funds present from the start of its incident block. */
+  addSubject(node: number, incidentBlock: number): void {
+    this.ensureCapacity(node + 1);
+    this.flags[node]! |= NODE_SUBJECT;
+    this.minHop[node] = 0;
+    if (incidentBlock < this.arrivalBlock[node]!) {
+      this.arrivalBlock[node] = incidentBlock;
+      this.arrivalSub[node] = -1;
+    }
+    this.push(node, 0);
+  }
+
+  push(node: number, level: number): void {
+    if (this.queuedAt[node] === level + 1) return;
+    this.queuedAt[node] = level + 1;
+    this.queues[level]!.push(node);
+  }
+
+  /** Addresses whose events the sweep reads: subjects and expanded intermediaries. */
+  isOpen(node: number): boolean {
+    return (this.flags[node]! & NODE_EXPANDED) !== 0;
+  }
+}
+
+/** An address whose events must be fetched from `fromBlock` to `toBlock` before it can be expanded. */
+export interface FetchRequest {
+  node: number;
+  fromBlock: number;
+  /** Inclusive; Infinity = up to the trace's last block. */
+  toBlock: number;
+  /** Stop fetching after this many events (hub limit or edge budget reached). */
+  maxEvents: number;
+}
+
+/**
+ * Runs discovery until it reaches a fixed point or needs events it does not hold. Returns the
+ * fetches needed to continue (empty when done). Resumable: call again after the fetches are added.
+ */
+export function runDiscovery(
+  graph: TransferGraph,
+  state: DiscoveryState,
+  limits: DiscoveryLimits,
+  labelsOf: (node: number) => readonly AddressLabel[],
+): FetchRequest[] {
+  state.ensureCapacity(graph.nodeCount);
+  const maxHops = limits.maxHops;
+  const { from, to, block, sub, time, asset, incident, incidentOffset } = graph;
+  const windowIsWholeGraph = graph.eventCount === 0 || limits.lastBlock >= graph.block[graph.eventCount - 1]!;
+  const { minHop, arrivalBlock, arrivalSub, arrivalTime, flags } = state;
+  let ticks = 0;
+
+  const relax = (v: number, hop: number, e: number, level: number): void => {
+    if ((flags[v]! & NODE_SUBJECT) !== 0) return;
+    let changed = false;
+    if (minHop[v] === UNREACHED) {
+      const label = pickDecidingLabel(labelsOf(v), time[e]!);
+      if (label) {
+        state.labelOf.set(v, label);
+        if (isTerminalCategory(label.category)) flags[v]! |= NODE_TERMINAL;
+      }
+    }
+    if (hop < minHop[v]!) {
+      minHop[v] = hop;
+      changed = true;
+    }
+    const b = block[e]!;
+    const s = sub[e]!;
+    if (b < arrivalBlock[v]! || (b === arrivalBlock[v]! && s < arrivalSub[v]!)) {
+      arrivalBlock[v] = b;
+      arrivalSub[v] = s;
+      arrivalTime[v] = time[e]!;
+      changed = true;
+    }
+    if (changed && (flags[v]! & (NODE_TERMINAL | NODE_HUB | NODE_SKIPPED)) === 0 && minHop[v]! < maxHops) {
+      state.push(v, Math.max(minHop[v]!, level));
+    }
+  };
+
+  for (let level = 0; level < maxHops && !state.stopped; level++) {
+    const queue = state.queues[level]!;
+    const pending: FetchRequest[] = [];
+    for (; state.cursor[level]! < queue.length; state.cursor[level]!++) {
+      const u = queue[state.cursor[level]!]!;
+      if (state.queuedAt[u] === level + 1) state.queuedAt[u] = 0;
+      if ((ticks++ & 63) === 0) {
+        limits.signal?.throwIfAborted();
+        if (limits.deadlineReached()) {
+          state.truncation.add("deadline");
+          state.stopped = true;
+          return [];
+        }
+      }
+      const f = flags[u]!;
+      if ((f & (NODE_TERMINAL | NODE_HUB | NODE_SKIPPED)) !== 0 || minHop[u]! >= maxHops) continue;
+      const isSubject = (f & NODE_SUBJECT) !== 0;
+      const openBlock = arrivalBlock[u]!;
+
+      if (!limits.complete && state.loadedFrom[u]! > openBlock) {
+        const unlabeled = !isSubject && !state.labelOf.has(u);
+        const budgetLeft = Math.max(0, limits.maxEdges - state.edgesAdmitted) + 1;
+        pending.push({
+          node: u,
+          fromBlock: openBlock,
+          toBlock:
+            state.loadedFrom[u]! === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : state.loadedFrom[u]! - 1,
+          maxEvents: unlabeled ? Math.min(budgetLeft, limits.hubEventLimit + 1) : budgetLeft,
+        });
+        continue;
+      }
+
+      const end = windowIsWholeGraph
+        ? incidentOffset[u + 1]!
+        : firstIncidentAtOrAfter(graph, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY);
+      const blockStart = firstIncidentAtOrAfter(graph, u, openBlock, Number.NEGATIVE_INFINITY);
+      if (state.admittedFrom[u]! > openBlock) {
+        const admitStart = blockStart;
+        const admitEnd =
+          state.admittedFrom[u]! === Number.POSITIVE_INFINITY
+            ? end
+            : firstIncidentAtOrAfter(graph, u, state.admittedFrom[u]!, Number.NEGATIVE_INFINITY);
+        const count = admitEnd - admitStart;
+        if ((f & NODE_EXPANDED) === 0) {
+          if (state.expansions >= limits.maxExpansions) {
+            flags[u]! |= NODE_SKIPPED;
+            state.truncation.add("max_expansions");
+            continue;
+          }
+          if (!isSubject && !state.labelOf.has(u) && count > limits.hubEventLimit) {
+            flags[u]! |= NODE_HUB;
+            continue;
+          }
+        }
+        if (state.edgesAdmitted + count > limits.maxEdges) {
+          if ((f & NODE_EXPANDED) === 0) flags[u]! |= NODE_SKIPPED;
+          state.truncation.add("max_edges");
+          continue;
+        }
+        state.edgesAdmitted += count;
+        state.admittedFrom[u] = openBlock;
+        if ((f & NODE_EXPANDED) === 0) {
+          state.expansions++;
+          flags[u]! |= NODE_EXPANDED;
+        }
+      }
+
+      const hop = minHop[u]!;
+      // First event after the arrival: step past the arrival block's earlier events.
+      let scanStart = blockStart;
+      while (
+        scanStart < end &&
+        block[incident[scanStart]!] === openBlock &&
+        sub[incident[scanStart]!]! <= arrivalSub[u]!
+      ) {
+        scanStart++;
+      }
+      const scanEnd =
+        state.scannedHop[u] !== hop || state.scanBlock[u]! === Number.POSITIVE_INFINITY
+          ? end
+          : firstIncidentAtOrAfter(graph, u, state.scanBlock[u]!, state.scanSub[u]!);
+      const nextHop = hop + 1;
+      for (let i = scanStart; i < scanEnd; i++) {
+        const e = incident[i]!;
+        if (from[e] !== u) continue;
+        const v = to[e]!;
+        if (v === u) continue;
+        if (amountOf(graph, e) < limits.minValueOf(asset[e]!)) continue;
+        relax(v, nextHop, e, level);
+      }
+      state.scannedHop[u] = hop;
+      state.scanBlock[u] = openBlock;
+      state.scanSub[u] = arrivalSub[u]!;
+    }
+    if (pending.length > 0) {
+      for (const request of pending) state.push(request.node, level);
+      return pending;
+    }
+  }
+  return [];
+}

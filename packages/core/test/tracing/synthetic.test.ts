@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import {
+  AMOUNT_OVERFLOW,
+  createIssuerRegistry,
+  generateSyntheticChain,
+  SyntheticChainProvider,
+  traceOutflows,
+} from "../../src/index";
+
+const TRACED_AT = "2026-07-05T12:00:00.000Z";
+
+describe("synthetic chain generator", () => {
+  it("produces the same chain byte for byte from the same seed, and a different one from another seed", () => {
+    const a = generateSyntheticChain({ seed: 7, users: 300, events: 4_000 });
+    const b = generateSyntheticChain({ seed: 7, users: 300, events: 4_000 });
+    const c = generateSyntheticChain({ seed: 8, users: 300, events: 4_000 });
+    expect(a.digest()).toBe(b.digest());
+    expect(a.digest()).not.toBe(c.digest());
+    expect(a.scenarios).toEqual(b.scenarios);
+  });
+
+  it("keeps every balance non-negative: no address ever spends what it does not hold", () => {
+    const chain = generateSyntheticChain({ seed: 11, users: 200, events: 5_000 });
+    const { graph } = chain;
+    const last = graph.block[graph.eventCount - 1]!;
+    for (let node = 0; node < graph.nodeCount; node++) {
+      if (graph.addressOf(node) === "0x0000000000000000000000000000000000000000") continue;
+      for (let asset = 0; asset < graph.assets.length; asset++) {
+        expect(graph.balanceAt!(node, asset, last)).toBeGreaterThanOrEqual(0n);
+      }
+    }
+    expect(graph.eventCount).toBeGreaterThan(5_000);
+    expect(graph.amountLow.every((v) => v > 0n || v === AMOUNT_OVERFLOW)).toBe(true);
+  });
+
+  it("numbers events in time order", () => {
+    const { graph } = generateSyntheticChain({ seed: 3, users: 100, events: 2_000 });
+    for (let e = 1; e < graph.eventCount; e++) {
+      const later = graph.block[e]! > graph.block[e - 1]! || graph.sub[e]! > graph.sub[e - 1]!;
+      expect(later).toBe(true);
+    }
+  });
+
+  it("labels only its own services, all marked synthetic", () => {
+    const chain = generateSyntheticChain({ seed: 5, users: 100, events: 1_000 });
+    expect(chain.labels.every((l) => l.entity.endsWith("(synthetic)") && l.source.dataset === "synthetic")).toBe(true);
+    expect(new Set(chain.labels.map((l) => l.category))).toEqual(
+      new Set(["issuer", "exchange", "mixer", "bridge", "sanctioned"]),
+    );
+  });
+});
+
+describe("tracing the planted scenarios", async () => {
+  const chain = generateSyntheticChain({ seed: 42, users: 1_000, events: 20_000, scenarios: 2 });
+  const provider = new SyntheticChainProvider(chain);
+  const issuers = createIssuerRegistry(chain.issuers);
+  const traced = await Promise.all(
+    chain.scenarios.map(async (scenario) => ({
+      scenario,
+      result: await traceOutflows(
+        {
+          network: chain.network,
+          subjects: [{ address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] }],
+          traced_at: TRACED_AT,
+        },
+        { provider, graph: chain.graph, issuers },
+      ),
+    })),
+  );
+
+  it("finds the deposit address and the exchange of every peel-chain and fan-in scenario", () => {
+    const exchangeCases = traced.filter(({ scenario }) => scenario.deposit !== null);
+    expect(exchangeCases.length).toBe(4);
+    for (const { scenario, result } of exchangeCases) {
+      const hypothesis = result.exchange_hypotheses.find((h) => h.wallet === scenario.deposit!.address);
+      expect(hypothesis).toMatchObject({
+        basis: "deposit_address_sweep",
+        exchange: scenario.deposit!.exchange,
+        confidence: "high",
+        packet_readiness: "needs_review",
+      });
+      expect(result.wallets.find((w) => w.address === scenario.deposit!.address)).toMatchObject({
+        role: "exchange_deposit",
+        hop: scenario.deposit!.hop,
+      });
+      expect(result.terminals).toContainEqual(
+        expect.objectContaining({
+          address: scenario.terminal!.address,
+          category: "exchange",
+          hop: scenario.terminal!.hop,
+        }),
+      );
+    }
+  });
+
+  it("stops at the mixer at the expected hop", () => {
+    for (const { scenario, result } of traced.filter(({ scenario }) => scenario.kind === "mixer")) {
+      expect(result.terminals).toContainEqual(
+        expect.objectContaining({
+          address: scenario.terminal!.address,
+          category: "mixer",
+          hop: scenario.terminal!.hop,
+        }),
+      );
+    }
+  });
+
+  it("cuts the bridge scenario at max_hops 5 and reports the taint left at the limit", () => {
+    for (const { scenario, result } of traced.filter(({ scenario }) => scenario.kind === "bridge")) {
+      expect(result.terminals.map((t) => t.address)).not.toContain(scenario.terminal!.address);
+      const totals = result.totals.find((t) => t.asset === `erc20:${chain.stablecoin}`)!;
+      expect(BigInt(totals.at_hop_limit.base_units)).toBe(scenario.amount);
+    }
+  });
+
+  it("reaches the bridge with max_hops 6", async () => {
+    const bridge = traced.find(({ scenario }) => scenario.kind === "bridge")!.scenario;
+    const result = await traceOutflows(
+      {
+        network: chain.network,
+        subjects: [{ address: bridge.subject, incident_block: BigInt(bridge.incident_block), source_refs: [] }],
+        traced_at: TRACED_AT,
+        max_hops: 6,
+      },
+      { provider, graph: chain.graph, issuers },
+    );
+    expect(result.terminals).toContainEqual(expect.objectContaining({ address: bridge.terminal!.address, hop: 6 }));
+  });
+
+  it("reports the frozen holder's stablecoins as frozen", () => {
+    for (const { scenario, result } of traced.filter(({ scenario }) => scenario.kind === "frozen_holder")) {
+      const exposure = result.stablecoin_exposures.find((s) => s.wallet === scenario.frozen_holder);
+      expect(exposure).toMatchObject({ frozen: true, issuer: "sUSD Issuer (synthetic)", basis: "retained" });
+      expect(BigInt(exposure!.amount.base_units)).toBe(scenario.amount);
+    }
+  });
+});
