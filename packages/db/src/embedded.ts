@@ -410,6 +410,7 @@ async function spawnServer(
       // Own process group: a terminal's Ctrl-C must not reach postgres before the apps have stopped.
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
+      // biome-ignore lint/style/noProcessEnv: handing the launcher's environment to postgres, not reading configuration
       env: { ...process.env, LC_MESSAGES: "C" },
     },
   );

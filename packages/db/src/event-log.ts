@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import type { EventType } from "@crs/contract";
 import {
   type ChainEvent,
   type Environment,
@@ -8,13 +9,14 @@ import {
   type UnsignedChainEvent,
 } from "@crs/core";
 import { sql } from "drizzle-orm";
-import type { Transaction } from "./client";
+import { executePrepared, type Transaction } from "./client";
 import { chainHeads, type events } from "./schema";
+import { webhookDeliveryJobsSelect, webhookOutboxCtes } from "./webhook-outbox";
 
 export interface NewEvent {
   organizationId: string;
   environment: Environment;
-  type: string;
+  type: EventType;
   apiVersion: string;
   auditRef: string;
   matterId: string | null;
@@ -24,6 +26,8 @@ export interface NewEvent {
 export interface EventSealing {
   signingKey: KeyObject;
   newEventId: () => string;
+  /** a fresh `whd_` id, the base of the ids of the event's webhook deliveries */
+  newDeliveryId: () => string;
   clock: () => Date;
 }
 
@@ -32,6 +36,10 @@ export interface EventSealing {
  * row is locked FOR UPDATE, so concurrent writers of one organization queue here and never fork
  * the chain; unique (organization, environment, sequence) is the backstop. The id and `created`
  * are taken after the lock, so along a chain they follow the sequence.
+ *
+ * The same statement that writes the event is the webhook outbox: it inserts a queued delivery for every
+ * enabled endpoint whose filter matches (or the organization's fallback URL) and adds its job, so a
+ * committed event always has its deliveries and a rolled-back one never does.
  */
 export async function appendEvent(tx: Transaction, event: NewEvent, sealing: EventSealing): Promise<ChainEvent> {
   // One statement takes the head: a no-op DO UPDATE locks the existing row like FOR UPDATE and returns it.
@@ -66,8 +74,19 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     prev_hash: head.headHash,
   };
   const sealed = sealEvent(unsigned, sealing.signingKey);
-  // And one more writes the event and moves the head, so the lock is held for as few round trips as possible.
-  await tx.execute(sql`
+  // And one more writes the event, moves the head and fills the outbox, so the lock is held for as few round
+  // trips as possible and a write with no webhook endpoints pays one indexed lookup for them.
+  const outbox = {
+    organizationId: event.organizationId,
+    environment: event.environment,
+    eventId: sealed.id,
+    eventType: sealed.type,
+    now: created,
+    deliveryIdBase: sealing.newDeliveryId(),
+  };
+  await executePrepared(
+    tx,
+    sql`
     with appended as (
       insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
                           audit_ref, matter_id, prev_hash, hash, signature)
@@ -76,10 +95,15 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
               ${JSON.stringify(sealed.data)}::jsonb, ${sealed.audit_ref}, ${event.matterId}, ${sealed.prev_hash},
               ${sealed.hash}, ${sealed.signature})
       returning organization_id, environment, sequence, hash
-    )
-    update chain_heads h set head_sequence = appended.sequence, head_hash = appended.hash
-      from appended
-     where h.organization_id = appended.organization_id and h.environment = appended.environment`);
+    ),
+    moved as (
+      update chain_heads h set head_sequence = appended.sequence, head_hash = appended.hash
+        from appended
+       where h.organization_id = appended.organization_id and h.environment = appended.environment
+    ),
+    ${webhookOutboxCtes(outbox)}
+    ${webhookDeliveryJobsSelect()}`,
+  );
   return sealed;
 }
 

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Logger, runMigrations } from "graphile-worker";
+import pg from "pg";
 import postgres from "postgres";
 
 const quietLogger = new Logger(() => () => {});
@@ -22,7 +23,18 @@ export async function migrateDatabase(url: string): Promise<void> {
     } finally {
       await client.end();
     }
-    await runMigrations({ connectionString: url, logger: quietLogger });
+    // graphile-worker ends a pool it made itself without waiting, after removing its error
+    // handlers: a server stopped right after could then kill a connection no one listens to (an
+    // unhandled error). With our own pool, the migration returns once every connection is closed.
+    // Errors of idle and checked-out clients: a failed migration query still rejects on its own.
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
+    try {
+      await runMigrations({ pgPool: pool, logger: quietLogger });
+    } finally {
+      await pool.end();
+    }
   } finally {
     await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`;
     await lock.end();

@@ -1,10 +1,43 @@
+import { API_VERSIONS, EVENT_TYPES } from "@crs/contract";
+import {
+  APPEAL_STAY_STATUSES,
+  BANKRUPTCY_STATUSES,
+  DEADLINE_TYPES,
+  ENVIRONMENTS,
+  JOB_STATUSES,
+  JOB_TYPES,
+  type JobError,
+  JUDGMENT_STATUSES,
+  MATTER_CLOSE_REASONS,
+  MATTER_MODES,
+  MATTER_STATUSES,
+  type MatterEconomics,
+  PACKET_EXPORT_FORMATS,
+  PACKET_STATUSES,
+  PACKET_TYPES,
+  PARTY_ROLES,
+  PARTY_STATUSES,
+  PARTY_TYPES,
+  type PacketManifest,
+  RECOVERY_EVENT_TYPES,
+  REDACTION_PROFILES,
+  REVIEW_STATUSES,
+  SANCTIONS_ENTRY_KINDS,
+  type Wallet,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_ENDPOINT_STATUSES,
+} from "@crs/core";
+import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  customType,
+  date,
   doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -14,18 +47,22 @@ import {
 
 /**
  * Every tenant-owned table carries organization_id and environment, and every primary key and
- * unique constraint includes organization_id, so the schema can be distributed by organization.
+ * unique constraint starts with organization_id, so the schema can be distributed by organization.
+ * Queries on them filter through tenantScope (tenant.ts).
  */
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: "date" });
+const environment = () => text("environment", { enum: ENVIRONMENTS }).notNull();
 
 export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+  environment: environment(),
   plan: text("plan", { enum: ["sandbox", "operator", "institutional"] }).notNull(),
   ratePerSecond: doublePrecision("rate_per_second").notNull(),
   rateBurst: integer("rate_burst").notNull(),
   webhookFallbackUrl: text("webhook_fallback_url"),
+  /** the fallback URL's signing secret, encrypted (AES-256-GCM box); null when no fallback is set */
+  webhookFallbackSecretBox: text("webhook_fallback_secret_box"),
   createdAt: ts("created_at").notNull(),
 });
 
@@ -34,17 +71,17 @@ export const apiKeys = pgTable(
   {
     organizationId: text("organization_id").notNull(),
     id: text("id").notNull(),
-    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    environment: environment(),
     kind: text("kind", { enum: ["sandbox", "live", "legacy_sandbox"] }).notNull(),
     scopes: text("scopes").array().notNull(),
-    pinnedVersion: text("pinned_version"),
+    pinnedVersion: text("pinned_version", { enum: API_VERSIONS }),
     revokedAt: ts("revoked_at"),
     createdAt: ts("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
 );
 
-/** Token buckets shared by every REST process (DECISIONS §5); refilled from the database clock. */
+/** Token buckets shared by every process on the database; refilled from the database clock. */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   bucket: text("bucket").primaryKey(),
   tokens: doublePrecision("tokens").notNull(),
@@ -56,9 +93,10 @@ export const idempotencyRecords = pgTable(
   "idempotency_records",
   {
     organizationId: text("organization_id").notNull(),
-    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    environment: environment(),
     key: text("key").notNull(),
-    route: text("route").notNull(),
+    /** the operation id the key was first used with (e.g. createMatter), whatever the surface */
+    operation: text("operation").notNull(),
     requestHash: text("request_hash").notNull(),
     responseStatus: integer("response_status").notNull(),
     responseBody: text("response_body").notNull(),
@@ -77,7 +115,7 @@ export const chainHeads = pgTable(
   "chain_heads",
   {
     organizationId: text("organization_id").notNull(),
-    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    environment: environment(),
     headSequence: bigint("head_sequence", { mode: "number" }).notNull(),
     headHash: text("head_hash").notNull(),
   },
@@ -88,10 +126,10 @@ export const events = pgTable(
   "events",
   {
     organizationId: text("organization_id").notNull(),
-    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    environment: environment(),
     sequence: bigint("sequence", { mode: "number" }).notNull(),
     id: text("id").notNull(),
-    type: text("type").notNull(),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
     created: ts("created").notNull(),
     livemode: boolean("livemode").notNull(),
     apiVersion: text("api_version").notNull(),
@@ -113,18 +151,20 @@ export const matters = pgTable(
   "matters",
   {
     organizationId: text("organization_id").notNull(),
-    environment: text("environment", { enum: ["sandbox", "live"] }).notNull(),
+    environment: environment(),
     id: text("id").notNull(),
     name: text("name").notNull(),
-    mode: text("mode").notNull(),
+    mode: text("mode", { enum: MATTER_MODES }).notNull(),
     leadCounsel: text("lead_counsel"),
-    economics: jsonb("economics").$type<Record<string, unknown>>().notNull(),
+    economics: jsonb("economics").$type<MatterEconomics>().notNull(),
     notes: text("notes"),
-    status: text("status").notNull(),
+    status: text("status", { enum: MATTER_STATUSES }).notNull(),
     retentionPolicy: text("retention_policy"),
-    closeReason: text("close_reason"),
+    closeReason: text("close_reason", { enum: MATTER_CLOSE_REASONS }),
     closeNotes: text("close_notes"),
     closedAt: ts("closed_at"),
+    /** true while a sanctions hit on one of its parties awaits a reviewer */
+    sanctionsHold: boolean("sanctions_hold").notNull().default(false),
     createdAt: ts("created_at").notNull(),
     updatedAt: ts("updated_at").notNull(),
     lastRequestId: text("last_request_id").notNull(),
@@ -134,4 +174,472 @@ export const matters = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     index("matters_list_idx").on(t.organizationId, t.environment, t.id),
   ],
+);
+
+/** Who last wrote a row, under which request: every mutable tenant row carries them (see audit.ts). */
+const writeStampColumns = () => ({
+  updatedAt: ts("updated_at").notNull(),
+  lastRequestId: text("last_request_id").notNull(),
+  lastActorId: text("last_actor_id").notNull(),
+});
+
+export const parties = pgTable(
+  "parties",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    role: text("role", { enum: PARTY_ROLES }).notNull(),
+    name: text("name").notNull(),
+    legalName: text("legal_name"),
+    type: text("type", { enum: PARTY_TYPES }),
+    aliases: jsonb("aliases").$type<string[]>().notNull(),
+    identifiers: jsonb("identifiers").$type<Record<string, unknown>>().notNull(),
+    wallets: jsonb("wallets").$type<Wallet[]>().notNull(),
+    economics: jsonb("economics").$type<Record<string, unknown>>().notNull(),
+    contact: jsonb("contact").$type<Record<string, unknown>>().notNull(),
+    notes: text("notes"),
+    /** claimants only: 0..1 in millionths, exact */
+    share: numeric("share", { precision: 7, scale: 6 }),
+    status: text("status", { enum: PARTY_STATUSES }).notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("parties_list_idx").on(t.organizationId, t.environment, t.id),
+    index("parties_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/**
+ * A party's name, wallet or identifier found on the sanctions list. Recorded once per party and
+ * list entry: re-saving the same party does not raise a cleared hit again.
+ */
+export const sanctionsHits = pgTable(
+  "sanctions_hits",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    partyId: text("party_id").notNull(),
+    /** sha256 of the canonical JSON of the list entry (and identifier path): what makes a hit the same hit */
+    fingerprint: text("fingerprint").notNull(),
+    matchedField: text("matched_field", { enum: ["name", "legal_name", "alias", "wallet", "identifier"] }).notNull(),
+    matchedValue: text("matched_value").notNull(),
+    matchedNetwork: text("matched_network"),
+    matchedPath: text("matched_path"),
+    entryKind: text("entry_kind", { enum: SANCTIONS_ENTRY_KINDS }).notNull(),
+    entryValue: text("entry_value").notNull(),
+    entryNetwork: text("entry_network"),
+    entryProgram: text("entry_program"),
+    entrySource: text("entry_source").notNull(),
+    status: text("status", { enum: ["open", "cleared"] }).notNull(),
+    clearedAt: ts("cleared_at"),
+    clearNotes: text("clear_notes"),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    unique("sanctions_hits_party_fingerprint_key").on(t.organizationId, t.environment, t.partyId, t.fingerprint),
+    index("sanctions_hits_matter_idx").on(t.organizationId, t.environment, t.matterId, t.status),
+  ],
+);
+
+export const judgments = pgTable(
+  "judgments",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    court: text("court").notNull(),
+    caseNumber: text("case_number").notNull(),
+    jurisdiction: text("jurisdiction").notNull(),
+    creditor: text("creditor").notNull(),
+    debtor: text("debtor").notNull(),
+    /** exact, in the currency's major unit with 2 decimals */
+    amount: numeric("amount", { precision: 15, scale: 2 }).notNull(),
+    currency: text("currency").notNull(),
+    /** how the caller sent `amount` (a plain number or the amount shape): it is echoed the same way */
+    amountForm: text("amount_form", { enum: ["number", "object"] }).notNull(),
+    valuationTime: ts("valuation_time"),
+    dateEntered: date("date_entered", { mode: "string" }).notNull(),
+    status: text("status", { enum: JUDGMENT_STATUSES }).notNull(),
+    appealStayStatus: text("appeal_stay_status", { enum: APPEAL_STAY_STATUSES }).notNull(),
+    bankruptcyStatus: text("bankruptcy_status", { enum: BANKRUPTCY_STATUSES }).notNull(),
+    /** set by PATCH (e.g. after a renewal); null: the deadline computed from the jurisdiction */
+    renewalDeadline: date("renewal_deadline", { mode: "string" }),
+    reviewStatus: text("review_status", { enum: REVIEW_STATUSES }).notNull(),
+    reviewOwner: text("review_owner").notNull(),
+    reviewNotes: text("review_notes").notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("judgments_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** Every validation of a judgment, as answered (current shape); the latest is the judgment's. */
+export const judgmentValidations = pgTable(
+  "judgment_validations",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
+    judgmentId: text("judgment_id").notNull(),
+    matterId: text("matter_id").notNull(),
+    ready: boolean("ready").notNull(),
+    reviewRequired: boolean("review_required").notNull(),
+    /** the request's options (checks, consumer_debt, bankruptcy_known, appeal_stay_known) */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>().notNull(),
+    validatedAt: ts("validated_at").notNull(),
+    requestId: text("request_id").notNull(),
+    actorId: text("actor_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("judgment_validations_judgment_idx").on(t.organizationId, t.environment, t.judgmentId, t.id),
+  ],
+);
+
+/**
+ * The identity of each deadline a judgment has had, so its `deadline_id` stays the same from one
+ * read to the next. Date, owner and status are not stored: they are computed from the judgment,
+ * its matter and the clock each time they are read, so they are never stale.
+ */
+export const deadlines = pgTable(
+  "deadlines",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    judgmentId: text("judgment_id").notNull(),
+    matterId: text("matter_id").notNull(),
+    /** stable within the judgment: renewal, monitoring:<cycle>, packet:<export id> */
+    key: text("key").notNull(),
+    type: text("type", { enum: DEADLINE_TYPES }).notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    unique("deadlines_judgment_key_key").on(t.organizationId, t.environment, t.judgmentId, t.key),
+  ],
+);
+
+/** One enforcement posture per judgment, replaced by each POST. Its review lives on the judgment's review_state. */
+export const enforcementPostures = pgTable(
+  "enforcement_postures",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    judgmentId: text("judgment_id").notNull(),
+    matterId: text("matter_id").notNull(),
+    strategy: text("strategy"),
+    venues: jsonb("venues").$type<string[]>().notNull(),
+    priorities: jsonb("priorities").$type<string[]>().notNull(),
+    notes: text("notes"),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.judgmentId] })],
+);
+
+/**
+ * Operator decisions on a matter's authority, appended, never changed: the latest is in force.
+ * `clear` withdraws the operator's decision, so authority follows the judgments again.
+ */
+export const matterAuthorityDecisions = pgTable(
+  "matter_authority_decisions",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity(),
+    matterId: text("matter_id").notNull(),
+    decision: text("decision", { enum: ["grant", "revoke", "clear"] }).notNull(),
+    notes: text("notes"),
+    decidedAt: ts("decided_at").notNull(),
+    requestId: text("request_id").notNull(),
+    actorId: text("actor_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("matter_authority_decisions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    url: text("url").notNull(),
+    /** current event names, or ["*"]; a former name is stored as its successor */
+    enabledEvents: text("enabled_events").array().notNull(),
+    status: text("status", { enum: WEBHOOK_ENDPOINT_STATUSES }).notNull(),
+    /** the signing secret, encrypted with the endpoint id as associated data; null once deleted */
+    signingSecretBox: text("signing_secret_box"),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    /** a deleted endpoint is kept (its deliveries name it) but is unknown to every operation */
+    deletedAt: ts("deleted_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("webhook_endpoints_list_idx").on(t.organizationId, t.environment, t.id),
+  ],
+);
+
+/**
+ * The outbox and the delivery record: one row per (event, endpoint), written in the event's transaction.
+ * A worker claims a row by moving it to `delivering` with a lease; an expired lease is recovered by a sweep.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    /** null: a delivery to the organization's fallback URL */
+    webhookEndpointId: text("webhook_endpoint_id"),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull(),
+    /** attempts started (a claim counts one, whatever its outcome) */
+    attempts: integer("attempts").notNull(),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    nextAttemptAt: ts("next_attempt_at"),
+    deliveredAt: ts("delivered_at"),
+    /** the start of the retry window */
+    firstAttemptAt: ts("first_attempt_at"),
+    /** while `delivering`: when the claim lapses and the sweep may hand the delivery to another worker */
+    leaseExpiresAt: ts("lease_expires_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("webhook_deliveries_endpoint_idx").on(t.organizationId, t.environment, t.webhookEndpointId, t.id),
+    index("webhook_deliveries_leases_idx").on(t.leaseExpiresAt).where(sql`status = 'delivering'`),
+    index("webhook_deliveries_queued_idx").on(t.nextAttemptAt).where(sql`status = 'queued'`),
+  ],
+);
+
+/**
+ * The API's jobs: the row is the record, graphile-worker only the transport. A run claims the row
+ * (`running`, attempts + 1, a lease); the outcome is written only by the run holding the current
+ * attempt, so a run that was superseded (canceled, or handed to another worker after its lease lapsed)
+ * records nothing.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    type: text("type", { enum: JOB_TYPES }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    error: jsonb("error").$type<JobError>(),
+    matterId: text("matter_id"),
+    /** runs started (a claim counts one, whatever its outcome); the current run's token */
+    attempts: integer("attempts").notNull(),
+    maxAttempts: integer("max_attempts").notNull(),
+    /** while `running`: when the run's claim lapses and the recovery sweep may queue the job again */
+    leaseExpiresAt: ts("lease_expires_at"),
+    /** while `queued` after a failed run: when the next run is due */
+    runAt: ts("run_at"),
+    createdAt: ts("created_at").notNull(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("jobs_list_idx").on(t.organizationId, t.environment, t.id),
+    index("jobs_status_idx").on(t.organizationId, t.environment, t.status, t.id),
+    index("jobs_leases_idx").on(t.leaseExpiresAt).where(sql`status = 'running'`),
+  ],
+);
+
+/** A crypto asset map: the request as sent, its job, and the trace result once the job succeeded. */
+export const assetMaps = pgTable(
+  "asset_maps",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    jobId: text("job_id").notNull(),
+    status: text("status", { enum: ["processing", "succeeded", "failed", "canceled"] }).notNull(),
+    chain: text("chain").notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    /** USD value of the map's token exposures, in cents; null until it succeeded or when no exposure has a price */
+    exposureUsdCents: bigint("exposure_usd_cents", { mode: "bigint" }),
+    reviewStatus: text("review_status", { enum: REVIEW_STATUSES }).notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    unique("asset_maps_job_uq").on(t.organizationId, t.environment, t.jobId),
+    index("asset_maps_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** Money recorded in the ledger, in the matter's currency with two decimals (exact). */
+const ledgerAmount = (name: string) => numeric(name, { precision: 15, scale: 2 });
+
+/** Money recovered for a matter; written once, never changed. */
+export const recoveryEvents = pgTable(
+  "recovery_events",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    eventType: text("event_type", { enum: RECOVERY_EVENT_TYPES }).notNull(),
+    asset: text("asset").notNull(),
+    grossAmount: ledgerAmount("gross_amount").notNull(),
+    currency: text("currency").notNull(),
+    network: text("network"),
+    source: text("source"),
+    description: text("description"),
+    packetId: text("packet_id"),
+    status: text("status", { enum: ["recorded"] }).notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("recovery_events_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** Money sent on from a matter; written once, never changed. Their sum never exceeds the recovery events'. */
+export const remittanceEvents = pgTable(
+  "remittance_events",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    destination: text("destination"),
+    asset: text("asset").notNull(),
+    amount: ledgerAmount("amount").notNull(),
+    currency: text("currency").notNull(),
+    waterfallId: text("waterfall_id"),
+    sourceRecoveryEventId: text("source_recovery_event_id"),
+    status: text("status", { enum: ["recorded"] }).notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("remittance_events_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** Every waterfall calculated, as answered; the latest of a matter is its current waterfall. */
+export const waterfalls = pgTable(
+  "waterfalls",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    grossAmount: ledgerAmount("gross_amount").notNull(),
+    platformEconomics: ledgerAmount("platform_economics").notNull(),
+    currency: text("currency").notNull(),
+    /** the waterfall as the API answered it (current shape) */
+    result: jsonb("result").$type<Record<string, unknown>>().notNull(),
+    createdAt: ts("created_at").notNull(),
+    requestId: text("request_id").notNull(),
+    actorId: text("actor_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("waterfalls_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** A packet: its bound content (manifest) is fixed at assembly; status and review move on. */
+export const packets = pgTable(
+  "packets",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    type: text("type", { enum: PACKET_TYPES }).notNull(),
+    status: text("status", { enum: PACKET_STATUSES }).notNull(),
+    judgmentId: text("judgment_id"),
+    recoveryEventIds: jsonb("recovery_event_ids").$type<string[]>().notNull(),
+    manifest: jsonb("manifest").$type<PacketManifest>().notNull(),
+    contentHash: text("content_hash").notNull(),
+    reviewStatus: text("review_status", { enum: REVIEW_STATUSES }).notNull(),
+    reviewOwner: text("review_owner").notNull(),
+    reviewNotes: text("review_notes").notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("packets_list_idx").on(t.organizationId, t.environment, t.id),
+    index("packets_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** One export of a packet: the artifact's hash and where its bytes are stored. Written once. */
+export const packetExports = pgTable(
+  "packet_exports",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    packetId: text("packet_id").notNull(),
+    matterId: text("matter_id").notNull(),
+    format: text("format", { enum: PACKET_EXPORT_FORMATS }).notNull(),
+    redactionProfile: text("redaction_profile", { enum: REDACTION_PROFILES }).notNull(),
+    includeChainOfCustody: boolean("include_chain_of_custody").notNull(),
+    packetContentHash: text("packet_content_hash").notNull(),
+    artifactSha256: text("artifact_sha256").notNull(),
+    artifactBytes: integer("artifact_bytes").notNull(),
+    contentType: text("content_type").notNull(),
+    exportHash: text("export_hash").notNull(),
+    createdAt: ts("created_at").notNull(),
+    requestId: text("request_id").notNull(),
+    actorId: text("actor_id").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("packet_exports_packet_idx").on(t.organizationId, t.environment, t.packetId, t.id),
+  ],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+
+/** The default artifact store: bytes in Postgres, keyed like every tenant row. */
+export const artifacts = pgTable(
+  "artifacts",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    key: text("key").notNull(),
+    contentType: text("content_type").notNull(),
+    sha256: text("sha256").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: ts("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.environment, t.key] })],
 );

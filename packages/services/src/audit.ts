@@ -1,7 +1,7 @@
 import { formatTimestamp } from "@crs/core";
 import type { Actor } from "./context";
 
-/** The `audit` shape objects carry (DECISIONS §5). */
+/** The `audit` shape objects carry: who last changed the object, under which request, when. */
 export function auditOf(
   row: { lastRequestId: string; lastActorId: string; organizationId: string; updatedAt: Date },
   matterId: string | null,

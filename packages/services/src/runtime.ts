@@ -1,6 +1,7 @@
-import { eventSigningKeyFromSeed } from "@crs/core";
+import { eventSigningKeyFromSeed, SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { connectDatabase, loadOrCreateDevSecrets, newId, type ServiceSecrets } from "@crs/db";
-import type { ServiceDeps } from "./context";
+import type { SanctionsLists, ServiceDeps } from "./context";
+import { type ResolveHostname, resolveWithSystemResolver } from "./webhooks/resolve-hostname";
 
 export interface SecretSettings {
   appEnv: "development" | "production";
@@ -43,8 +44,13 @@ export function resolveSecrets(settings: SecretSettings, warn: (message: string)
 export function createServiceDeps(options: {
   databaseUrl: string;
   secrets: ServiceSecrets;
+  publicBaseUrl: string;
   poolSize?: number;
   clock?: () => Date;
+  /** the live organizations' list (SANCTIONS_LIST_PATH); omitted or null: none configured */
+  liveSanctionsList?: SanctionsLists["live"];
+  /** default: the system resolver; tests inject one so no test asks a real DNS server */
+  resolveHostname?: ResolveHostname;
 }): ServiceDeps & { close: () => Promise<void> } {
   const { client, db, close } = connectDatabase(options.databaseUrl, { max: options.poolSize ?? 10 });
   const clock = options.clock ?? (() => new Date());
@@ -55,6 +61,15 @@ export function createServiceDeps(options: {
     newId: (kind) => newId(kind, clock().getTime()),
     eventSigningKey: eventSigningKeyFromSeed(options.secrets.eventSigningSeed),
     keySigningSecret: options.secrets.keySigningSecret,
+    publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ""),
+    sanctionsLists: { sandbox: SANDBOX_SANCTIONS_LIST, live: options.liveSanctionsList ?? null },
+    webhookSecretKey: webhookSecretKeyFromHex(options.secrets.webhookSecretKey),
+    resolveHostname: options.resolveHostname ?? resolveWithSystemResolver,
     close,
   };
+}
+
+function webhookSecretKeyFromHex(hex: string): Buffer {
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error("WEBHOOK_SECRET_KEY must be 64 lowercase hex characters (32 bytes)");
+  return Buffer.from(hex, "hex");
 }

@@ -1,8 +1,10 @@
+import { LOG_LEVELS } from "./request-log";
 import { fileURLToPath } from "node:url";
 import { migrateDatabase } from "@crs/db";
 import { z } from "zod";
 import type { ServiceDeps } from "./context";
 import { createServiceDeps, resolveSecrets } from "./runtime";
+import { loadSanctionsListFile } from "./sanctions/load-sanctions-list";
 
 /** Unset and empty are the same: `FOO=` in a compose file or .env must not mean a value. */
 export const blankIsUnset = <T extends z.ZodType>(schema: T) =>
@@ -25,6 +27,13 @@ export const SERVICE_ENV_FIELDS = {
   SKIP_MIGRATIONS: blankIsUnset(z.enum(["0", "1"]).default("0")),
   DATABASE_POOL_SIZE: blankIsUnset(z.coerce.number().int().min(1).default(10)),
   HOST: blankIsUnset(z.string().default("127.0.0.1")),
+  REST_PORT: blankIsUnset(Port.default(3000)),
+  /** the origin REST clients use; every process needs it (download and doc URLs); default http://HOST:REST_PORT */
+  PUBLIC_BASE_URL: blankIsUnset(z.string().url().optional()),
+  /** the sanctions list live organizations are screened against (JSON lines); unset: none, and live screening finds nothing */
+  SANCTIONS_LIST_PATH: blankIsUnset(z.string().optional()),
+  /** one JSON line per request at info; warn or silent quiets them */
+  LOG_LEVEL: blankIsUnset(z.enum(LOG_LEVELS).default("info")),
 };
 
 const ServiceEnv = z.object(SERVICE_ENV_FIELDS);
@@ -40,11 +49,19 @@ export function parseEnvironment<Shape extends z.ZodRawShape>(
   return result.data;
 }
 
-/** Migrates (unless SKIP_MIGRATIONS=1), resolves secrets and connects: the start of every app. */
+/**
+ * Reads the sanctions list, migrates (unless SKIP_MIGRATIONS=1), resolves secrets and connects: the
+ * start of every app. The list is read first, so a bad file stops the start before anything else.
+ */
 export async function startServiceDeps(
   env: ServiceEnv,
   warn: (message: string) => void,
 ): Promise<ServiceDeps & { close: () => Promise<void> }> {
+  const liveSanctionsList = env.SANCTIONS_LIST_PATH ? loadSanctionsListFile(env.SANCTIONS_LIST_PATH) : null;
+  // In development no live list is the norm; in production it is worth a line in the log (and capabilities say it).
+  if (!liveSanctionsList && env.APP_ENV === "production") {
+    warn("SANCTIONS_LIST_PATH is not set: parties of live organizations are not screened against any sanctions list.");
+  }
   if (env.SKIP_MIGRATIONS !== "1") await migrateDatabase(env.DATABASE_URL);
   const secrets = resolveSecrets(
     {
@@ -56,5 +73,15 @@ export async function startServiceDeps(
     },
     warn,
   );
-  return createServiceDeps({ databaseUrl: env.DATABASE_URL, secrets, poolSize: env.DATABASE_POOL_SIZE });
+  return createServiceDeps({
+    databaseUrl: env.DATABASE_URL,
+    secrets,
+    publicBaseUrl: publicBaseUrlOf(env),
+    poolSize: env.DATABASE_POOL_SIZE,
+    liveSanctionsList,
+  });
+}
+
+export function publicBaseUrlOf(env: Pick<ServiceEnv, "PUBLIC_BASE_URL" | "HOST" | "REST_PORT">): string {
+  return env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.REST_PORT}`;
 }

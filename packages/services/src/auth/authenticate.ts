@@ -1,16 +1,23 @@
-import { type AnyScope, type ApiVersion, AppError, CURRENT_VERSION, expandGrants, isApiVersion } from "@crs/contract";
-import { checkKeyStatus, verifyApiKey } from "@crs/core";
-import { schema } from "@crs/db";
+import {
+  type AnyScope,
+  type ApiVersion,
+  AppError,
+  CURRENT_VERSION,
+  expandGrants,
+  isApiVersion,
+  LEGACY_VERSION,
+} from "@crs/contract";
+import { checkKeyStatus, type Environment, verifyApiKey } from "@crs/core";
+import { schema, tenantRow } from "@crs/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { ServiceDeps } from "../context";
+import type { ServiceDeps, Surface } from "../context";
 import { preparedPerDatabase } from "../prepared";
 import type { RateLimitPolicy } from "../rate-limits/consume-token";
-
-export type Surface = "current" | "legacy";
+import { keyMetadataCacheFor } from "./key-cache";
 
 export interface AuthenticatedKey {
   organizationId: string;
-  environment: "sandbox" | "live";
+  environment: Environment;
   keyId: string;
   scopes: ReadonlySet<AnyScope>;
   pinnedVersion: ApiVersion;
@@ -33,9 +40,10 @@ const keyRecordQuery = preparedPerDatabase((db) =>
     .from(schema.apiKeys)
     .innerJoin(schema.organizations, eq(schema.organizations.id, schema.apiKeys.organizationId))
     .where(
-      and(
-        eq(schema.apiKeys.organizationId, sql.placeholder("organizationId")),
-        eq(schema.apiKeys.id, sql.placeholder("keyId")),
+      tenantRow(
+        schema.apiKeys,
+        { organizationId: sql.placeholder("organizationId"), environment: sql.placeholder("environment") },
+        sql.placeholder("keyId"),
       ),
     )
     .prepare("authenticate_key"),
@@ -66,31 +74,46 @@ export async function authenticateKey(deps: ServiceDeps, token: string, surface:
     );
   }
   const { claims } = verification;
-  const [row] = await keyRecordQuery(deps.db).execute({ organizationId: claims.org, keyId: claims.kid });
-  const status = checkKeyStatus(claims, row);
-  if (status === "revoked") throw invalidKey("This API key has been revoked.");
-  if (status === "unknown" || !row) throw invalidKey();
-
-  let pinned = row.pinnedVersion;
-  if (pinned === null) {
-    pinned = verification.kind === "legacy_sandbox" ? "2026-06-11" : CURRENT_VERSION;
-    await deps.db
-      .update(schema.apiKeys)
-      .set({ pinnedVersion: pinned })
-      .where(
-        and(
-          eq(schema.apiKeys.organizationId, claims.org),
-          eq(schema.apiKeys.id, claims.kid),
-          isNull(schema.apiKeys.pinnedVersion),
-        ),
-      );
+  const tenant = { organizationId: claims.org, environment: claims.env };
+  // A key seen before comes from memory; revocations and rate changes reach it by LISTEN/NOTIFY (key-cache.ts).
+  const cache = keyMetadataCacheFor<KeyRecord>(deps.sql);
+  let row = cache.get(claims.kid);
+  if (!row) {
+    const token = cache.token;
+    [row] = await keyRecordQuery(deps.db).execute({ ...tenant, keyId: claims.kid });
+    const status = checkKeyStatus(claims, row);
+    if (status === "revoked") throw invalidKey("This API key has been revoked.");
+    if (status === "unknown" || !row) throw invalidKey();
+    if (row.pinnedVersion === null) {
+      const pinnedVersion = verification.kind === "legacy_sandbox" ? LEGACY_VERSION : CURRENT_VERSION;
+      await deps.db
+        .update(schema.apiKeys)
+        .set({ pinnedVersion })
+        .where(and(tenantRow(schema.apiKeys, tenant, claims.kid), isNull(schema.apiKeys.pinnedVersion)));
+      // Another process may have pinned it first: read it again next time rather than remember a guess.
+      return authenticated(claims, row, pinnedVersion);
+    }
+    cache.set(claims.kid, claims.org, row, token);
+  } else if (checkKeyStatus(claims, row) !== "active") {
+    throw invalidKey();
   }
+  return authenticated(claims, row, row.pinnedVersion);
+}
+
+type KeyRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof keyRecordQuery>["execute"]>>[number]>;
+
+function authenticated(
+  claims: { org: string; env: Environment; kid: string; grants: Parameters<typeof expandGrants>[0] },
+  row: KeyRecord,
+  pinned: string | null,
+): AuthenticatedKey {
   return {
     organizationId: claims.org,
     environment: claims.env,
     keyId: claims.kid,
     scopes: expandGrants(claims.grants),
-    pinnedVersion: isApiVersion(pinned) ? pinned : CURRENT_VERSION,
+    // A pin the service does not know (written by hand, or by a newer release) reads as current.
+    pinnedVersion: pinned !== null && isApiVersion(pinned) ? pinned : CURRENT_VERSION,
     rateLimit: { perSecond: row.ratePerSecond, burst: row.rateBurst },
   };
 }

@@ -1,7 +1,7 @@
-import { badRequest, type ListEventsQuery } from "@crs/contract";
-import { schema } from "@crs/db";
+import { badRequest, type eventOperations, type OperationInput } from "@crs/contract";
+import { schema, tenantScope } from "@crs/db";
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
-import type { Actor, ServiceDeps } from "../context";
+import type { ReadContext } from "../context";
 import { assertSingleCursor, listEnvelope } from "../pagination";
 import { presentEvent } from "./present-event";
 
@@ -10,15 +10,15 @@ import { presentEvent } from "./present-event";
  * two concurrent writes can hold ids in the opposite order of their sequences: the cursor id is
  * resolved to its sequence and the page is cut by sequence, which is the order the chain defines.
  */
-export async function listEvents(deps: ServiceDeps, actor: Actor, query: ListEventsQuery) {
+export async function listEvents(read: ReadContext, { query }: OperationInput<typeof eventOperations.list>) {
   assertSingleCursor(query);
   const e = schema.events;
-  const scope = and(eq(e.organizationId, actor.organizationId), eq(e.environment, actor.environment));
+  const scope = tenantScope(e, read.actor);
   const cursorParam = query.starting_after ? "starting_after" : query.ending_before ? "ending_before" : null;
   let cursorSequence: number | null = null;
   if (cursorParam) {
     const cursorId = query[cursorParam] as string;
-    const [cursorRow] = await deps.db
+    const [cursorRow] = await read.db
       .select({ sequence: e.sequence })
       .from(e)
       .where(and(scope, eq(e.id, cursorId)));
@@ -26,7 +26,7 @@ export async function listEvents(deps: ServiceDeps, actor: Actor, query: ListEve
     cursorSequence = cursorRow.sequence;
   }
   const backwards = cursorParam === "ending_before";
-  const rows = await deps.db
+  const rows = await read.db
     .select()
     .from(e)
     .where(

@@ -1,17 +1,18 @@
-import { type Event, notFound } from "@crs/contract";
+import { type Event, type eventOperations, notFound, type OperationInput } from "@crs/contract";
 import { isIdOf } from "@crs/core";
-import { schema } from "@crs/db";
-import { and, eq } from "drizzle-orm";
-import type { Actor, ServiceDeps } from "../context";
+import { schema, tenantRow } from "@crs/db";
+import type { ReadContext } from "../context";
 import { presentEvent } from "./present-event";
 
-export async function retrieveEvent(deps: ServiceDeps, actor: Actor, eventId: string): Promise<Event> {
-  if (!isIdOf("evt", eventId)) throw notFound("event", eventId);
-  const e = schema.events;
-  const [row] = await deps.db
+export async function retrieveEvent(
+  read: ReadContext,
+  { params }: OperationInput<typeof eventOperations.get>,
+): Promise<Event> {
+  if (!isIdOf("evt", params.event_id)) throw notFound("event", params.event_id);
+  const [row] = await read.db
     .select()
-    .from(e)
-    .where(and(eq(e.organizationId, actor.organizationId), eq(e.environment, actor.environment), eq(e.id, eventId)));
-  if (!row) throw notFound("event", eventId);
+    .from(schema.events)
+    .where(tenantRow(schema.events, read.actor, params.event_id));
+  if (!row) throw notFound("event", params.event_id);
   return presentEvent(row);
 }

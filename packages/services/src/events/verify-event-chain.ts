@@ -1,6 +1,15 @@
-import type { ChainVerification } from "@crs/contract";
-import { type ChainBreak, type ChainEvent, createChainVerifier, formatTimestamp } from "@crs/core";
-import type { Actor, ServiceDeps } from "../context";
+import { badRequest, type ChainVerification, type eventOperations, type OperationInput } from "@crs/contract";
+import {
+  type ChainBreak,
+  type ChainCheckpoint,
+  type ChainEvent,
+  type ChainPoint,
+  createChainVerifier,
+  formatTimestamp,
+  verifyCheckpointSignature,
+} from "@crs/core";
+import type { ReadContext } from "../context";
+import { recordedChainHead } from "./chain-checkpoint";
 
 const BATCH = 500;
 
@@ -18,23 +27,68 @@ interface RawEventRow {
   signature: string;
 }
 
+/** The checkpoint the query carries, once its signature is known to be this service's, for the caller's chain. */
+function keptCheckpoint(read: ReadContext, query: OperationInput<typeof eventOperations.verifyChain>["query"]) {
+  const { checkpoint_sequence, checkpoint_hash, checkpoint_issued_at, checkpoint_signature } = query;
+  if (
+    checkpoint_sequence === undefined ||
+    checkpoint_hash === undefined ||
+    checkpoint_issued_at === undefined ||
+    checkpoint_signature === undefined
+  ) {
+    return null;
+  }
+  const checkpoint: ChainCheckpoint = {
+    object: "chain_checkpoint",
+    livemode: read.actor.environment === "live",
+    sequence: checkpoint_sequence,
+    hash: checkpoint_hash,
+    issued_at: checkpoint_issued_at,
+    signature: checkpoint_signature,
+  };
+  if (!verifyCheckpointSignature(checkpoint, read.eventSigningKey)) {
+    throw badRequest(
+      "The checkpoint's signature does not verify: it was not issued by this service for this environment, " +
+        "or one of its fields was changed.",
+      "checkpoint_signature",
+    );
+  }
+  return { sequence: checkpoint.sequence, hash: checkpoint.hash };
+}
+
 /**
- * Streams the organization's whole log in sequence order through a server-side cursor, BATCH
+ * With a kept checkpoint, the log must still contain it (`rollback` otherwise); with since_checkpoint=true the
+ * walk starts at it. The recorded head is read before the walk, so a log that ends before it lost its tail
+ * (`truncated`); events appended during the walk are simply checked too.
+ *
+ * Streams the organization's log in sequence order through a server-side cursor, BATCH
  * rows at a time, and checks each link against only the previous one: memory stays constant
  * however long the log. Columns are read as text so nothing is reinterpreted before hashing; the
  * ORDER BY names the table's bigint column, since a bare `sequence` would sort the text alias
  * (1, 10, 11, …, 2) and report a false sequence_gap once a chain reaches ten events.
  */
-export async function verifyEventChain(deps: ServiceDeps, actor: Actor): Promise<ChainVerification> {
-  const verifier = createChainVerifier(deps.eventSigningKey);
+export async function verifyEventChain(
+  read: ReadContext,
+  { query }: OperationInput<typeof eventOperations.verifyChain>,
+): Promise<ChainVerification> {
+  const { actor } = read;
+  const checkpoint = keptCheckpoint(read, query);
+  const from: ChainPoint | null = checkpoint && query.since_checkpoint === "true" ? checkpoint : null;
+  const recordedHead = await recordedChainHead(read);
+  const verifier = createChainVerifier(read.eventSigningKey, {
+    ...(checkpoint ? { checkpoint } : {}),
+    ...(from ? { from } : {}),
+  });
   let firstBreak: ChainBreak | null = null;
-  const cursor = deps.sql<RawEventRow[]>`
+  // postgres.js, not drizzle: drizzle has no cursors. The tenant filter is tenantScope's, spelled in SQL.
+  const cursor = read.sql<RawEventRow[]>`
     select id, type,
            to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created,
            livemode, api_version, data::text as data, audit_ref, sequence::text as sequence,
            prev_hash, hash, signature
       from events
      where organization_id = ${actor.organizationId} and environment = ${actor.environment}
+       and events.sequence >= ${from?.sequence ?? 0}
      order by events.sequence asc`.cursor(BATCH);
   outer: for await (const rows of cursor) {
     for (const row of rows) {
@@ -56,12 +110,14 @@ export async function verifyEventChain(deps: ServiceDeps, actor: Actor): Promise
       if (firstBreak) break outer;
     }
   }
+  firstBreak ??= verifier.finish(recordedHead);
   return {
     object: "chain_verification",
     valid: firstBreak === null,
     events_checked: verifier.eventsChecked,
     first_break: firstBreak,
     head: verifier.head,
-    verified_at: formatTimestamp(deps.clock()),
+    started_from: from,
+    verified_at: formatTimestamp(read.clock()),
   };
 }

@@ -2,6 +2,7 @@ import { AppError, isScope, PRIVILEGED_SCOPES, SCOPES } from "@crs/contract";
 import { signApiKey } from "@crs/core";
 import { schema } from "@crs/db";
 import { eq } from "drizzle-orm";
+import { keyMetadataCacheFor } from "../auth/key-cache";
 import type { ServiceDeps } from "../context";
 import { OPERATOR_RATE_LIMIT, type RateLimitPolicy } from "../rate-limits/consume-token";
 import { createOrganization, type Plan } from "./create-organization";
@@ -37,7 +38,7 @@ export async function issueLiveKey(deps: ServiceDeps, input: IssueLiveKeyInput) 
       param: "rate_limit",
     });
   }
-  return deps.db.transaction(async (tx) => {
+  const issued = await deps.db.transaction(async (tx) => {
     let organizationId = input.organizationId;
     if (organizationId) {
       const [organization] = await tx
@@ -80,4 +81,7 @@ export async function issueLiveKey(deps: ServiceDeps, input: IssueLiveKeyInput) 
     );
     return { key, key_id: keyId, organization_id: organizationId, scopes, plan: input.plan, rate_limit: rateLimit };
   });
+  // The organization's new rate holds for its keys in this process at once; other processes hear the trigger.
+  if (input.organizationId) keyMetadataCacheFor(deps.sql).invalidate(`org:${input.organizationId}`);
+  return issued;
 }

@@ -7,13 +7,14 @@ import { createOrganization } from "./create-organization";
 
 /**
  * A new sandbox organization and its first key. The key is signed, shown once and never stored;
- * only its metadata row (for pinning and revocation) is kept.
+ * only its metadata row (for pinning and revocation) is kept. Not a tenant write (there is no
+ * tenant yet, and nothing to record on a chain), so it runs its own transaction.
  */
-export async function mintSandboxKey(
+export async function issueSandboxKey(
   deps: ServiceDeps,
-  urls: { baseUrl: string; docsUrl: string },
-  kind: "sandbox" | "legacy_sandbox" = "sandbox",
+  options: { kind: "sandbox" | "legacy_sandbox" } = { kind: "sandbox" },
 ): Promise<SandboxKey> {
+  const { kind } = options;
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const organization = await createOrganization(tx, deps, {
@@ -49,10 +50,10 @@ export async function mintSandboxKey(
       organization_id: organization.id,
       environment: "sandbox",
       scope: SANDBOX_SCOPE_LABEL,
-      base_url: urls.baseUrl,
+      base_url: deps.publicBaseUrl,
       rate_limit: `${SANDBOX_RATE_LIMIT.perSecond} requests/second, burst ${SANDBOX_RATE_LIMIT.burst} per key`,
       note: "This key is shown once and cannot be recovered. Mint another if you lose it.",
-      docs: urls.docsUrl,
+      docs: `${deps.publicBaseUrl}/docs`,
     };
   });
 }

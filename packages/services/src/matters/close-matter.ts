@@ -1,42 +1,38 @@
-import type { CloseMatterBody, Matter } from "@crs/contract";
-import { schema, type Transaction } from "@crs/db";
-import { and, eq } from "drizzle-orm";
+import type { Matter, matterOperations, OperationInput } from "@crs/contract";
+import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../audit";
-import type { Actor, ServiceDeps } from "../context";
-import { recordEvent } from "../events/record-event";
+import type { WriteContext } from "../context";
 import { assertMatterWritable } from "./assert-matter-writable";
 import { lockMatter } from "./load-matter";
 import { presentMatter } from "./present-matter";
 
 export async function closeMatter(
-  tx: Transaction,
-  deps: ServiceDeps,
-  actor: Actor,
-  matterId: string,
-  params: CloseMatterBody,
+  write: WriteContext,
+  { params, body }: OperationInput<typeof matterOperations.close>,
 ): Promise<Matter> {
-  const current = await lockMatter(tx, actor, matterId);
+  const { tx, actor } = write;
+  const current = await lockMatter(tx, actor, params.matter_id);
   assertMatterWritable(current);
-  const now = deps.clock();
+  const now = write.clock();
   const [row] = await tx
     .update(schema.matters)
     .set({
       status: "closed",
-      closeReason: params.reason,
-      closeNotes: params.notes ?? null,
+      closeReason: body.reason,
+      closeNotes: body.notes ?? null,
       closedAt: now,
       ...writeStamp(actor, now),
     })
-    .where(and(eq(schema.matters.organizationId, actor.organizationId), eq(schema.matters.id, current.id)))
+    .where(tenantRow(schema.matters, actor, current.id))
     .returning();
   if (!row) throw new Error("matter close returned nothing");
   const matter = presentMatter(row);
-  await recordEvent(tx, deps, actor, {
+  await write.recordEvent({
     type: "matter.closed",
     idField: "matter_id",
     object: matter,
     matterId: matter.id,
-    extra: { close_reason: params.reason },
+    extra: { close_reason: body.reason },
   });
   return matter;
 }

@@ -1,29 +1,27 @@
-import type { CreateMatterBody, Matter } from "@crs/contract";
+import type { Matter, matterOperations, OperationInput } from "@crs/contract";
 import { completeMatterEconomics } from "@crs/core";
-import { schema, type Transaction } from "@crs/db";
+import { schema } from "@crs/db";
 import { writeStamp } from "../audit";
-import type { Actor, ServiceDeps } from "../context";
-import { recordEvent } from "../events/record-event";
+import type { WriteContext } from "../context";
 import { presentMatter } from "./present-matter";
 
 export async function createMatter(
-  tx: Transaction,
-  deps: ServiceDeps,
-  actor: Actor,
-  params: CreateMatterBody,
+  write: WriteContext,
+  { body }: OperationInput<typeof matterOperations.create>,
 ): Promise<Matter> {
-  const now = deps.clock();
-  const [row] = await tx
+  const { actor } = write;
+  const now = write.clock();
+  const [row] = await write.tx
     .insert(schema.matters)
     .values({
       organizationId: actor.organizationId,
       environment: actor.environment,
-      id: deps.newId("matter"),
-      name: params.name,
-      mode: params.mode,
-      leadCounsel: params.lead_counsel ?? null,
-      economics: { ...completeMatterEconomics(params.economics) },
-      notes: params.notes ?? null,
+      id: write.newId("matter"),
+      name: body.name,
+      mode: body.mode,
+      leadCounsel: body.lead_counsel ?? null,
+      economics: completeMatterEconomics(body.economics),
+      notes: body.notes ?? null,
       status: "active",
       createdAt: now,
       ...writeStamp(actor, now),
@@ -31,11 +29,6 @@ export async function createMatter(
     .returning();
   if (!row) throw new Error("matter insert returned nothing");
   const matter = presentMatter(row);
-  await recordEvent(tx, deps, actor, {
-    type: "matter.created",
-    idField: "matter_id",
-    object: matter,
-    matterId: matter.id,
-  });
+  await write.recordEvent({ type: "matter.created", idField: "matter_id", object: matter, matterId: matter.id });
   return matter;
 }

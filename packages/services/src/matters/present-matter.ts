@@ -1,5 +1,5 @@
 import type { Matter } from "@crs/contract";
-import { formatTimestamp, type MatterEconomics } from "@crs/core";
+import { formatTimestamp } from "@crs/core";
 import type { schema } from "@crs/db";
 import { auditOf } from "../audit";
 
@@ -14,15 +14,16 @@ export function presentMatter(row: MatterRow): Matter {
     organization_id: row.organizationId,
     livemode: row.environment === "live",
     name: row.name,
-    mode: row.mode as Matter["mode"],
+    mode: row.mode,
     lead_counsel: row.leadCounsel,
-    economics: row.economics as unknown as MatterEconomics,
+    economics: row.economics,
     notes: row.notes,
-    status: row.status as Matter["status"],
+    status: row.status,
     retention_policy: row.retentionPolicy,
-    close_reason: row.closeReason as Matter["close_reason"],
+    close_reason: row.closeReason,
     close_notes: row.closeNotes,
     closed_at: row.closedAt ? formatTimestamp(row.closedAt) : null,
+    sanctions_hold: row.sanctionsHold,
     created_at: formatTimestamp(row.createdAt),
     updated_at: formatTimestamp(row.updatedAt),
     audit: auditOf(row, row.id),

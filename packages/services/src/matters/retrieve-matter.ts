@@ -1,8 +1,11 @@
-import type { Matter } from "@crs/contract";
-import type { Actor, ServiceDeps } from "../context";
+import type { Matter, matterOperations, OperationInput } from "@crs/contract";
+import type { ReadContext } from "../context";
 import { loadMatter } from "./load-matter";
 import { presentMatter } from "./present-matter";
 
-export async function retrieveMatter(deps: ServiceDeps, actor: Actor, matterId: string): Promise<Matter> {
-  return presentMatter(await loadMatter(deps.db, actor, matterId));
+export async function retrieveMatter(
+  read: ReadContext,
+  { params }: OperationInput<typeof matterOperations.get>,
+): Promise<Matter> {
+  return presentMatter(await loadMatter(read.db, read.actor, params.matter_id));
 }

@@ -1,12 +1,13 @@
 import { CURRENT_VERSION, type Health } from "@crs/contract";
 import { formatTimestamp } from "@crs/core";
 import { sql } from "drizzle-orm";
-import type { ServiceDeps } from "../context";
+import type { PublicContext } from "../context";
 
-export async function checkHealth(deps: ServiceDeps, environment: "sandbox" | "live"): Promise<Health> {
+/** Answers 200 when the database answers, 503 (status degraded) when it does not. */
+export async function checkHealth(context: PublicContext): Promise<Health> {
   let storeStatus: "ok" | "unavailable" = "ok";
   try {
-    await deps.db.execute(sql`select 1`);
+    await context.db.execute(sql`select 1`);
   } catch {
     storeStatus = "unavailable";
   }
@@ -14,8 +15,8 @@ export async function checkHealth(deps: ServiceDeps, environment: "sandbox" | "l
     object: "health",
     status: storeStatus === "ok" ? "ok" : "degraded",
     version: CURRENT_VERSION,
-    environment,
+    environment: context.actor?.environment ?? "sandbox",
     store: { kind: "postgres", status: storeStatus },
-    timestamp: formatTimestamp(deps.clock()),
+    timestamp: formatTimestamp(context.clock()),
   };
 }

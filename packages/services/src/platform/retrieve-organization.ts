@@ -1,20 +1,21 @@
 import { notFound, type Organization } from "@crs/contract";
 import { formatTimestamp } from "@crs/core";
-import { schema } from "@crs/db";
-import { and, eq } from "drizzle-orm";
-import type { Actor, ServiceDeps } from "../context";
+import { schema, tenantRow } from "@crs/db";
+import { eq } from "drizzle-orm";
+import type { ReadContext } from "../context";
 
-export async function retrieveOrganization(deps: ServiceDeps, actor: Actor): Promise<Organization> {
-  const [row] = await deps.db
+export async function retrieveOrganization(read: ReadContext): Promise<Organization> {
+  const { actor } = read;
+  const [row] = await read.db
     .select()
     .from(schema.organizations)
     .where(eq(schema.organizations.id, actor.organizationId));
   if (!row) throw notFound("organization", actor.organizationId);
-  // api_version is the calling key's pin (DECISIONS §2), not the version this request asked for.
-  const [key] = await deps.db
+  // api_version is the calling key's pin, not the version this request asked for.
+  const [key] = await read.db
     .select({ pinnedVersion: schema.apiKeys.pinnedVersion })
     .from(schema.apiKeys)
-    .where(and(eq(schema.apiKeys.organizationId, actor.organizationId), eq(schema.apiKeys.id, actor.keyId)));
+    .where(tenantRow(schema.apiKeys, actor, actor.keyId));
   return {
     object: "organization",
     id: row.id,

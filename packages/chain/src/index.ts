@@ -1,0 +1,2 @@
+export * from "./evm-provider";
+export * from "./label-store";

@@ -1,0 +1,159 @@
+import { AppError, notFound, type OperationInput, type Packet, type packetOperations } from "@crs/contract";
+import {
+  computePacketContentHash,
+  findPacketRefusal,
+  formatTimestamp,
+  isStayInEffect,
+  type PacketManifest,
+  type PacketRefusal,
+  type PacketWallet,
+} from "@crs/core";
+import { schema, tenantScope } from "@crs/db";
+import { and, asc, eq } from "drizzle-orm";
+import { writeStamp } from "../audit";
+import type { WriteContext } from "../context";
+import { loadJudgment } from "../judgments/load-judgment";
+import { deriveAuthorityOfMatter } from "../judgments/matter-authority";
+import { loadMatterRecoveryEventsById } from "../ledger/ledger-queries";
+import { assertMatterWritable } from "../matters/assert-matter-writable";
+import { lockMatter } from "../matters/load-matter";
+import { walletsOf } from "../parties/wallets-of";
+import { presentPacket } from "./present-packet";
+
+const REFUSAL_MESSAGES: Record<PacketRefusal, (type: string) => string> = {
+  sanctions_gate: (type) =>
+    `The matter has a sanctions hit awaiting review: only sanctions_review and ofac_report packets may be created until a reviewer clears it (asked for ${type}).`,
+  stay_in_effect: () =>
+    "The bound judgment is stayed (appeal stay or automatic bankruptcy stay): no packet may bind it.",
+  authority_required: (type) =>
+    `A ${type} packet needs granted authority: a ready validation of one of the matter's judgments with no stay, or an operator's grant.`,
+};
+
+/**
+ * Assembles a packet: binds the matter's judgment, wallets, recovery events (as they stand now), source
+ * refs, legal authority, authorized sender and target venue into the manifest, hashes it, and checks
+ * the gates (sanctions, stay, authority) under the matter row lock.
+ */
+export async function createPacket(
+  write: WriteContext,
+  { body }: OperationInput<typeof packetOperations.create>,
+): Promise<Packet> {
+  const { tx, actor } = write;
+  const matter = await lockMatter(tx, actor, body.matter_id, "matter_id");
+  assertMatterWritable(matter);
+
+  const judgmentId = body.judgment_id ?? null;
+  const judgment = judgmentId === null ? null : await loadJudgment(tx, actor, judgmentId, "judgment_id");
+  if (judgment && judgment.matterId !== matter.id)
+    throw notFound("judgment on this matter", judgment.id, "judgment_id");
+  const recoveryRows = await loadMatterRecoveryEventsById(
+    tx,
+    actor,
+    matter.id,
+    body.recovery_event_ids ?? [],
+    "recovery_event_ids",
+  );
+
+  const authority = await deriveAuthorityOfMatter(tx, actor, matter.id);
+  const refusal = findPacketRefusal({
+    type: body.type,
+    sanctions_hold: matter.sanctionsHold,
+    judgment_stay_in_effect: judgment
+      ? isStayInEffect({ appeal_stay_status: judgment.appealStayStatus, bankruptcy_status: judgment.bankruptcyStatus })
+      : false,
+    authority_granted: authority.granted,
+  });
+  if (refusal) {
+    throw new AppError(refusal, {
+      message: REFUSAL_MESSAGES[refusal](body.type),
+      param: refusal === "stay_in_effect" ? "judgment_id" : refusal === "sanctions_gate" ? "matter_id" : "type",
+    });
+  }
+
+  const wallets: PacketWallet[] =
+    body.wallets !== undefined
+      ? walletsOf(body.wallets).map(({ address, network }) => ({ address, network }))
+      : await debtorWallets(write, matter.id);
+
+  const manifest: PacketManifest = {
+    type: body.type,
+    matter_id: matter.id,
+    judgment: judgment
+      ? {
+          judgment_id: judgment.id,
+          court: judgment.court,
+          case_number: judgment.caseNumber,
+          jurisdiction: judgment.jurisdiction,
+          creditor: judgment.creditor,
+          debtor: judgment.debtor,
+          amount: {
+            amount: judgment.amount,
+            currency: judgment.currency,
+            valuation_time: judgment.valuationTime ? formatTimestamp(judgment.valuationTime) : null,
+          },
+          date_entered: judgment.dateEntered,
+        }
+      : null,
+    wallets,
+    recovery_events: recoveryRows.map((row) => ({
+      recovery_event_id: row.id,
+      event_type: row.eventType,
+      asset: row.asset,
+      gross_amount: row.grossAmount,
+      network: row.network,
+      source: row.source,
+      description: row.description,
+      status: row.status,
+      created_at: formatTimestamp(row.createdAt),
+    })),
+    source_refs: (body.source_refs ?? []).map((ref) => ({
+      source_id: ref.source_id,
+      source_type: ref.source_type ?? null,
+      title: ref.title ?? null,
+      uri: ref.uri ?? null,
+      hash: ref.hash ?? null,
+      chain_of_custody_id: ref.chain_of_custody_id ?? null,
+      admissibility_notes: ref.admissibility_notes ?? null,
+    })),
+    legal_authority_id: body.legal_authority_id ?? null,
+    authorized_sender: body.authorized_sender ?? "",
+    target_venue: body.target_venue ?? null,
+  };
+
+  const now = write.clock();
+  const [row] = await tx
+    .insert(schema.packets)
+    .values({
+      organizationId: actor.organizationId,
+      environment: actor.environment,
+      id: write.newId("packet"),
+      matterId: matter.id,
+      type: body.type,
+      status: "assembled",
+      judgmentId: judgment?.id ?? null,
+      recoveryEventIds: recoveryRows.map((r) => r.id),
+      manifest,
+      contentHash: computePacketContentHash(manifest),
+      reviewStatus: "pending",
+      reviewOwner: "",
+      reviewNotes: "",
+      createdAt: now,
+      ...writeStamp(actor, now),
+    })
+    .returning();
+  if (!row) throw new Error("packet insert returned nothing");
+  const packet = presentPacket(row, [], write.publicBaseUrl);
+  await write.recordEvent({ type: "packet.created", idField: "packet_id", object: packet, matterId: matter.id });
+  return packet;
+}
+
+/** With no `wallets` in the request, a packet binds the wallets of the matter's debtors, in creation order. */
+async function debtorWallets(write: WriteContext, matterId: string): Promise<PacketWallet[]> {
+  const p = schema.parties;
+  const debtors = await write.tx
+    .select({ wallets: p.wallets })
+    .from(p)
+    .where(and(tenantScope(p, write.actor), eq(p.matterId, matterId), eq(p.role, "debtor")))
+    .orderBy(asc(p.id));
+  return debtors.flatMap((debtor) => debtor.wallets.map(({ address, network }) => ({ address, network })));
+}

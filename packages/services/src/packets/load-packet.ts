@@ -1,0 +1,51 @@
+import { notFound } from "@crs/contract";
+import { ID_PREFIXES, isIdOf } from "@crs/core";
+import { type Queryable, schema, type Tenant, type Transaction, tenantRow, tenantScope } from "@crs/db";
+import { and, asc, inArray } from "drizzle-orm";
+import { assertMatterWritable } from "../matters/assert-matter-writable";
+import { lockMatter } from "../matters/load-matter";
+import type { MatterRow } from "../matters/present-matter";
+import type { PacketExportRow, PacketRow } from "./present-packet";
+
+/** The caller's packet, or 404. */
+export async function loadPacket(db: Queryable, tenant: Tenant, packetId: string, param?: string): Promise<PacketRow> {
+  if (!isIdOf(ID_PREFIXES.packet, packetId)) throw notFound("packet", packetId, param);
+  const [row] = await db
+    .select()
+    .from(schema.packets)
+    .where(tenantRow(schema.packets, tenant, packetId));
+  if (!row) throw notFound("packet", packetId, param);
+  return row;
+}
+
+/** For a write to a packet: locks its matter first (like every write to a matter's children), refuses a closed matter. */
+export async function lockPacketForWrite(
+  tx: Transaction,
+  tenant: Tenant,
+  packetId: string,
+  param?: string,
+): Promise<{ matter: MatterRow; packet: PacketRow }> {
+  const { matterId } = await loadPacket(tx, tenant, packetId, param);
+  const matter = await lockMatter(tx, tenant, matterId);
+  assertMatterWritable(matter);
+  return { matter, packet: await loadPacket(tx, tenant, packetId, param) };
+}
+
+/** Exports of these packets, oldest first, grouped by packet id. */
+export async function loadExportsByPacket(
+  db: Queryable,
+  tenant: Tenant,
+  packetIds: readonly string[],
+): Promise<Map<string, PacketExportRow[]>> {
+  const byPacket = new Map<string, PacketExportRow[]>();
+  for (const id of packetIds) byPacket.set(id, []);
+  if (packetIds.length === 0) return byPacket;
+  const e = schema.packetExports;
+  const rows = await db
+    .select()
+    .from(e)
+    .where(and(tenantScope(e, tenant), inArray(e.packetId, [...packetIds])))
+    .orderBy(asc(e.createdAt), asc(e.id));
+  for (const row of rows) byPacket.get(row.packetId)?.push(row);
+  return byPacket;
+}

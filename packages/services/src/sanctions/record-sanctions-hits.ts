@@ -1,0 +1,126 @@
+import { canonicalize, type SanctionsHit as ScreeningHit, screenParties, sha256Hex } from "@crs/core";
+import { type Queryable, schema, type Tenant, tenantRow, tenantScope } from "@crs/db";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { writeStamp } from "../audit";
+import type { WriteContext } from "../context";
+import type { MatterRow } from "../matters/present-matter";
+import { presentMatter } from "../matters/present-matter";
+import { type PartyRow, screenablePartyOf } from "../parties/present-party";
+import { presentSanctionsHit, type SanctionsHitRow } from "./present-sanctions-hit";
+
+/**
+ * What makes two screening results of one party the same hit: the list entry it matched (and, for
+ * an identifier, where in `identifiers` it sits). How the matching name or address was written does
+ * not count, so a party saved again with "ACME" for "Acme" does not raise a cleared hit again.
+ */
+function fingerprintOf(hit: ScreeningHit): string {
+  const path = hit.matched.field === "identifier" ? hit.matched.path : null;
+  return sha256Hex(canonicalize({ entry: hit.entry, path }));
+}
+
+/**
+ * Screens a party just written against the environment's list and records each new hit (a hit
+ * already recorded for the party, open or cleared, is not raised again). The caller holds the
+ * matter's row lock, appends the party's event, then calls holdMatterForHits.
+ */
+export async function recordSanctionsHits(
+  write: WriteContext,
+  matter: MatterRow,
+  party: PartyRow,
+): Promise<SanctionsHitRow[]> {
+  const { tx, actor } = write;
+  const now = write.clock();
+  const found = screenParties([screenablePartyOf(party)], write.sanctionsList);
+  const inserted =
+    found.length === 0
+      ? []
+      : await tx
+          .insert(schema.sanctionsHits)
+          .values(
+            found.map((hit) => ({
+              organizationId: actor.organizationId,
+              environment: actor.environment,
+              id: write.newId("sanctionsHit"),
+              matterId: matter.id,
+              partyId: party.id,
+              fingerprint: fingerprintOf(hit),
+              matchedField: hit.matched.field,
+              matchedValue: hit.matched.value,
+              matchedNetwork: hit.matched.field === "wallet" ? hit.matched.network : null,
+              matchedPath: hit.matched.field === "identifier" ? hit.matched.path : null,
+              entryKind: hit.entry.kind,
+              entryValue: hit.entry.value,
+              entryNetwork: hit.entry.network,
+              entryProgram: hit.entry.program,
+              entrySource: hit.entry.source,
+              status: "open" as const,
+              createdAt: now,
+              ...writeStamp(actor, now),
+            })),
+          )
+          .onConflictDoNothing()
+          .returning();
+  return inserted;
+}
+
+/** New hits put the matter on sanctions hold (appending `matter.updated`), unless it already is. */
+export async function holdMatterForHits(
+  write: WriteContext,
+  matter: MatterRow,
+  newHits: readonly SanctionsHitRow[],
+): Promise<void> {
+  if (newHits.length === 0 || matter.sanctionsHold) return;
+  await setMatterSanctionsHold(write, matter, true, { sanctions_hits: newHits.map(presentSanctionsHit) });
+}
+
+/** Puts a matter on sanctions hold or releases it, appending `matter.updated` with why. */
+export async function setMatterSanctionsHold(
+  write: WriteContext,
+  matter: MatterRow,
+  hold: boolean,
+  why: Record<string, unknown>,
+): Promise<MatterRow> {
+  const { tx, actor } = write;
+  const [row] = await tx
+    .update(schema.matters)
+    .set({ sanctionsHold: hold, ...writeStamp(actor, write.clock()) })
+    .where(tenantRow(schema.matters, actor, matter.id))
+    .returning();
+  if (!row) throw new Error("matter sanctions hold update returned nothing");
+  await write.recordEvent({
+    type: "matter.updated",
+    idField: "matter_id",
+    object: presentMatter(row),
+    matterId: row.id,
+    extra: { previous_attributes: { sanctions_hold: matter.sanctionsHold }, ...why },
+  });
+  return row;
+}
+
+/** Every hit recorded for these parties, oldest first, grouped by party id. */
+export async function loadSanctionsHitsByParty(
+  db: Queryable,
+  tenant: Tenant,
+  partyIds: readonly string[],
+): Promise<Map<string, SanctionsHitRow[]>> {
+  const byParty = new Map<string, SanctionsHitRow[]>();
+  if (partyIds.length === 0) return byParty;
+  const hits = schema.sanctionsHits;
+  const rows = await db
+    .select()
+    .from(hits)
+    .where(and(tenantScope(hits, tenant), inArray(hits.partyId, [...partyIds])))
+    .orderBy(asc(hits.id));
+  for (const row of rows) byParty.set(row.partyId, [...(byParty.get(row.partyId) ?? []), row]);
+  return byParty;
+}
+
+/** Open hits on a matter: while there is one, the matter stays on sanctions hold. */
+export async function countOpenSanctionsHits(db: Queryable, tenant: Tenant, matterId: string): Promise<number> {
+  const hits = schema.sanctionsHits;
+  const rows = await db
+    .select({ id: hits.id })
+    .from(hits)
+    .where(and(tenantScope(hits, tenant), eq(hits.matterId, matterId), eq(hits.status, "open")));
+  return rows.length;
+}

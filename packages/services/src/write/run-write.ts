@@ -1,0 +1,196 @@
+import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
+import { appendEvent, enqueueJob, schema, type Transaction, tenantScope } from "@crs/db";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { type Actor, type ServiceDeps, sanctionsListFor, type WriteContext } from "../context";
+import { postgresArtifactStore } from "../packets/artifact-store";
+import { openStoredAnswer, sealStoredAnswer } from "./sealed-answers";
+
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export interface WriteOptions {
+  /** the event types this write may append (an operation's definition); any other is a bug */
+  events?: readonly EventType[];
+  /** response fields kept encrypted in a stored idempotent answer (an operation's definition) */
+  secretResponseFields?: readonly string[];
+}
+
+function createWriteContext(tx: Transaction, deps: ServiceDeps, actor: Actor, options: WriteOptions): WriteContext {
+  const sealing = {
+    signingKey: deps.eventSigningKey,
+    newEventId: () => deps.newId("event"),
+    newDeliveryId: () => deps.newId("webhookDelivery"),
+    clock: deps.clock,
+  };
+  return {
+    tx,
+    actor,
+    clock: deps.clock,
+    newId: deps.newId,
+    publicBaseUrl: deps.publicBaseUrl,
+    sanctionsList: sanctionsListFor(deps.sanctionsLists, actor.environment),
+    webhookSecretKey: deps.webhookSecretKey,
+    resolveHostname: deps.resolveHostname,
+    eventSigningKey: deps.eventSigningKey,
+    artifactStore: deps.artifactStore ?? postgresArtifactStore,
+    recordEvent(input) {
+      if (options.events && !options.events.includes(input.type)) {
+        throw new Error(`this write may append ${options.events.join(", ") || "no events"}, not ${input.type}`);
+      }
+      const resourceId = input.resourceId ?? input.object.id;
+      if (resourceId === undefined) throw new Error(`a ${input.type} event needs the resource's id`);
+      // data holds the resource's id fields, its status, the audit_ref and the resource as returned.
+      const data: Record<string, unknown> = {
+        [input.idField]: resourceId,
+        matter_id: input.matterId,
+        ...(input.object.status !== undefined ? { status: input.object.status } : {}),
+        audit_ref: actor.requestId,
+        object: input.object,
+        ...input.extra,
+      };
+      return appendEvent(
+        tx,
+        {
+          organizationId: actor.organizationId,
+          environment: actor.environment,
+          type: input.type,
+          apiVersion: actor.apiVersion,
+          auditRef: actor.requestId,
+          matterId: input.matterId,
+          data,
+        },
+        sealing,
+      );
+    },
+    enqueue: (task, payload, enqueueOptions) => enqueueJob(tx, task, payload, enqueueOptions),
+  };
+}
+
+/**
+ * The one write path: a transaction holding the write, its events and its jobs, for REST, tRPC
+ * and worker tasks alike. What `execute` does commits together or not at all.
+ */
+export function runWrite<T>(
+  deps: ServiceDeps,
+  actor: Actor,
+  execute: (write: WriteContext) => Promise<T>,
+  options: WriteOptions = {},
+): Promise<T> {
+  return deps.db.transaction((tx) => execute(createWriteContext(tx, deps, actor, options)));
+}
+
+export interface IdempotentRequest {
+  /** the caller's Idempotency-Key */
+  key: string;
+  /** the operation id: the same key may not be reused for another operation */
+  operation: string;
+  /** sha256 of the canonical parameters and body: nor for another target or body */
+  requestHash: string;
+}
+
+export interface WriteAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface IdempotentOutcome extends WriteAnswer {
+  /** the request the answer belongs to: the original one on a replay */
+  requestId: string;
+  replayed: boolean;
+}
+
+/** The lock a request holds while its Idempotency-Key is in flight. */
+export function idempotencyLockSql(organizationId: string, environment: string, key: string) {
+  return sql`hashtextextended(${`idem:${organizationId}:${environment}:${key}`}, 0)`;
+}
+
+/**
+ * runWrite under an Idempotency-Key. One transaction holds a transaction-scoped advisory lock on
+ * (organization, environment, key): a duplicate that arrives while the first is in flight fails to
+ * take it and gets 409; one that arrives later finds the committed record and gets its answer
+ * again. The record commits in the same transaction as the write it describes. A 4xx (a body the
+ * definition refuses, an unknown id, a closed matter) rolls back to a savepoint, is stored and
+ * replayed the same way; a 5xx rolls everything back and is not stored.
+ */
+export async function runIdempotentWrite(
+  deps: ServiceDeps,
+  actor: Actor,
+  request: IdempotentRequest,
+  execute: (write: WriteContext) => Promise<WriteAnswer>,
+  options: WriteOptions = {},
+): Promise<IdempotentOutcome> {
+  const { key } = request;
+  if (key.length < 1 || key.length > 255) {
+    throw badRequest("Idempotency-Key must be 1 to 255 characters.", "Idempotency-Key");
+  }
+  const secretFields = options.secretResponseFields ?? [];
+  const sealContext = `idempotency:${actor.organizationId}:${actor.environment}:${key}`;
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [lock] = await tx.execute<{ locked: boolean }>(
+      sql`select pg_try_advisory_xact_lock(${idempotencyLockSql(actor.organizationId, actor.environment, key)}) as locked`,
+    );
+    if (!lock?.locked) {
+      throw new AppError("conflict", {
+        message: "A request with this Idempotency-Key is still in progress; retry after it completes.",
+        param: "Idempotency-Key",
+      });
+    }
+    const now = deps.clock();
+    const records = schema.idempotencyRecords;
+    const [existing] = await tx
+      .select()
+      .from(records)
+      .where(and(tenantScope(records, actor), eq(records.key, key), gt(records.expiresAt, now)));
+    if (existing) {
+      if (existing.operation !== request.operation || existing.requestHash !== request.requestHash) {
+        throw new AppError("conflict", {
+          message:
+            existing.operation !== request.operation
+              ? "This Idempotency-Key was used for another operation."
+              : "This Idempotency-Key was used with a different request (another body or another object).",
+          param: "Idempotency-Key",
+        });
+      }
+      const stored = {
+        status: existing.responseStatus,
+        bodyText: openStoredAnswer(existing.responseBody, secretFields, deps.webhookSecretKey, sealContext),
+        requestId: existing.responseRequestId,
+      };
+      return { stored, replayed: true, failure: null };
+    }
+
+    let answer: WriteAnswer;
+    let failure: AppError | null = null;
+    try {
+      answer = await tx.transaction((savepoint) => execute(createWriteContext(savepoint, deps, actor, options)));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) throw error;
+      failure = error;
+      answer = { status: error.status, body: toErrorBody(error, actor.requestId, deps.publicBaseUrl) };
+    }
+    const bodyText = JSON.stringify(answer.body);
+    const record = {
+      organizationId: actor.organizationId,
+      environment: actor.environment,
+      key,
+      operation: request.operation,
+      requestHash: request.requestHash,
+      responseStatus: answer.status,
+      // A secret the answer shows once is kept encrypted; a replay decrypts it for the caller retrying.
+      responseBody: sealStoredAnswer(bodyText, secretFields, deps.webhookSecretKey, sealContext),
+      responseRequestId: actor.requestId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+    };
+    // An expired record of the same key is overwritten: after 24 hours the key is free again.
+    await tx
+      .insert(records)
+      .values(record)
+      .onConflictDoUpdate({ target: [records.organizationId, records.environment, records.key], set: record });
+    const stored = { status: record.responseStatus, bodyText, requestId: actor.requestId };
+    return { stored, replayed: false, failure };
+  });
+  if (outcome.failure) throw outcome.failure;
+  const { stored, replayed } = outcome;
+  if (stored.status >= 400) throw AppError.fromStoredAnswer(stored);
+  return { status: stored.status, body: JSON.parse(stored.bodyText), requestId: stored.requestId, replayed };
+}
