@@ -3,11 +3,16 @@
  *
  * Without DATABASE_URL it starts an embedded PostgreSQL (data in `$DATA_DIR/postgres`), runs the
  * migrations once, then runs apps/rest, apps/trpc and apps/worker as child processes and prints
- * where to reach them. Ctrl-C / SIGTERM stops the apps first, then PostgreSQL.
+ * where to reach them. Ctrl-C / SIGTERM stops the apps first, then PostgreSQL, and exits 0.
+ *
+ * The root package.json runs this with `exec node --import tsx …`: the shell pnpm starts is
+ * replaced by this process, so a terminal's Ctrl-C (which reaches pnpm, the shell and us at once)
+ * cannot kill the shell before we finish stopping, and pnpm reports our exit status, 0 on a clean
+ * stop, instead of printing ELIFECYCLE.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,7 +23,8 @@ import {
   migrateDatabase,
   startEmbeddedPostgres,
 } from "@crs/db";
-import { blankIsUnset } from "@crs/services";
+import { assertDatabaseReachable, describeStartupError, redactDatabaseUrl } from "@crs/db/startup-errors";
+import { blankIsUnset, loadSanctionsListFile } from "@crs/services";
 import { z } from "zod";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,6 +46,7 @@ const EnvSchema = z.object({
   TRPC_PORT: optional(Port.default(3001)),
   LEGACY_PORT: optional(Port.default(3002)),
   DATA_DIR: optional(z.string().min(1).default(join(repoRoot, ".data"))),
+  SANCTIONS_LIST_PATH: optional(z.string().min(1).optional()),
 });
 
 function readEnv() {
@@ -52,11 +59,22 @@ function readEnv() {
 }
 
 const env = readEnv();
+// Each app reads the sanctions list at its start; a bad file is said once here, before anything starts.
+if (env.SANCTIONS_LIST_PATH) {
+  try {
+    loadSanctionsListFile(env.SANCTIONS_LIST_PATH);
+  } catch (error) {
+    console.error(`[start] not started: ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
 /** Where we (and the printed URLs) connect to: a wildcard listen address is reached on loopback. */
 const connectHost = env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST === "::" ? "::1" : env.HOST;
 const urlHost = connectHost.includes(":") ? `[${connectHost}]` : connectHost;
 const restUrl = `http://${urlHost}:${env.REST_PORT}`;
-const trpcUrl = `http://${urlHost}:${env.TRPC_PORT}`;
+/** The tRPC endpoint as clients take it (`createInternalClient({ url })`): the `/trpc` prefix included. */
+const trpcUrl = `http://${urlHost}:${env.TRPC_PORT}/trpc`;
+const legacyUrl = `http://${urlHost}:${env.LEGACY_PORT}`;
 
 // ---------------------------------------------------------------------------------------------
 // Output
@@ -69,9 +87,15 @@ function say(message: string): void {
   console.log(`[start] ${message}`);
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null, prefix: string, to: NodeJS.WritableStream): void {
+function pipeLines(
+  stream: NodeJS.ReadableStream | null,
+  prefix: string,
+  to: NodeJS.WritableStream,
+  seen: string[],
+): void {
   if (!stream) return;
   createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+    if (seen.length < 1000) seen.push(line);
     to.write(line.startsWith(prefix.trimEnd()) ? `${line}\n` : `${prefix}${line}\n`);
   });
 }
@@ -98,16 +122,6 @@ function postgresLogger(): (line: string, source: EmbeddedPostgresLogSource) => 
   };
 }
 
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparsable URL)";
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Child processes
 
@@ -118,6 +132,8 @@ interface App {
   name: AppName;
   child: ChildProcess;
   exited: Promise<void>;
+  /** every line it printed so far (stdout and stderr), for readiness checks */
+  lines: string[];
 }
 
 /**
@@ -166,8 +182,9 @@ function startApp(name: AppName, databaseUrl: string): App {
       detached: true,
     },
   );
-  pipeLines(child.stdout, `[${name}] `, process.stdout);
-  pipeLines(child.stderr, `[${name}] `, process.stderr);
+  const lines: string[] = [];
+  pipeLines(child.stdout, `[${name}] `, process.stdout, lines);
+  pipeLines(child.stderr, `[${name}] `, process.stderr, lines);
   const exited = new Promise<void>((done) => {
     child.once("exit", (code, signal) => {
       if (!shuttingDown) {
@@ -184,7 +201,7 @@ function startApp(name: AppName, databaseUrl: string): App {
       }
     });
   });
-  return { name, child, exited };
+  return { name, child, exited, lines };
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
@@ -243,7 +260,7 @@ let firstSignalAt = 0;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
     if (shuttingDown) {
-      // A terminal's Ctrl-C arrives twice (directly, and relayed by the tsx wrapper): only mention later ones.
+      // A terminal's Ctrl-C arrives twice (directly, and relayed by pnpm): only mention later ones.
       if (Date.now() - firstSignalAt > 1000) {
         say(`${signal} received again; still stopping (apps are killed after ${STOP_TIMEOUT_MS / 1000} s)`);
       }
@@ -302,23 +319,12 @@ async function httpOk(url: string): Promise<boolean> {
   }
 }
 
-function tcpOpen(host: string, port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ host, port });
-    const finish = (open: boolean) => {
-      socket.destroy();
-      done(open);
-    };
-    socket.setTimeout(2000, () => finish(false));
-    socket.once("connect", () => finish(true));
-    socket.once("error", () => finish(false));
-  });
-}
-
 async function waitUntilUp(): Promise<void> {
+  const worker = apps.find((app) => app.name === "worker");
   const checks: Array<{ what: string; ok: () => Promise<boolean> }> = [
     { what: `rest (GET ${restUrl}/v1/health → 200)`, ok: () => httpOk(`${restUrl}/v1/health`) },
-    { what: `trpc (TCP ${urlHost}:${env.TRPC_PORT})`, ok: () => tcpOpen(connectHost, env.TRPC_PORT) },
+    { what: `trpc (GET ${trpcUrl}/platform.health → 200)`, ok: () => httpOk(`${trpcUrl}/platform.health`) },
+    { what: "worker (its 'worker running' line)", ok: async () => worker?.lines.includes("worker running") ?? false },
   ];
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (checks.length > 0 && !shuttingDown) {
@@ -363,16 +369,65 @@ async function waitForFreePorts(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The banner's copy-paste line: mints a sandbox key and keeps it in $KEY (node is there wherever this runs). */
+function mintKeyCommand(): string {
+  return (
+    `KEY=$(curl -s -X POST ${restUrl}/api/sandbox-key -H 'content-type: application/json' -d '{}'` +
+    ` | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).key')`
+  );
+}
+
+function printBanner(databaseUrl: string, embedded: boolean): void {
+  const pidOf = (name: AppName) => apps.find((app) => app.name === name)?.child.pid;
+  const rows: Array<[string, string, string]> = [
+    ["REST API", restUrl, `up, pid ${pidOf("rest")} (GET /v1/health answers 200)`],
+    ["API docs", `${restUrl}/docs`, "served by REST"],
+    ["OpenAPI", `${restUrl}/v1/openapi.json`, "served by REST"],
+    ["tRPC", trpcUrl, `up, pid ${pidOf("trpc")} (pass this URL to createInternalClient)`],
+    ["Worker", "(no port)", `running, pid ${pidOf("worker")}`],
+    ["Legacy", legacyUrl, "not served yet: the 2026-06-11 surface is not built; LEGACY_PORT is kept free for it"],
+    [
+      "Database",
+      // The embedded server's password is the fixed development one: shown, so operator commands can use the URL.
+      embedded ? databaseUrl : redactDatabaseUrl(databaseUrl),
+      embedded ? `up, embedded PostgreSQL, data in ${join(env.DATA_DIR, "postgres")}` : "up (DATABASE_URL)",
+    ],
+  ];
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  const urlWidth = Math.max(...rows.map(([, url]) => url.length));
+  console.log(
+    [
+      "",
+      "[start] ready",
+      ...rows.map(([label, url, state]) => `  ${label.padEnd(labelWidth)}  ${url.padEnd(urlWidth)}  ${state}`),
+      "",
+      "  Mint a sandbox key into $KEY, then use it:",
+      `    ${mintKeyCommand()}`,
+      `    curl -s ${restUrl}/v1/organization -H "Authorization: Bearer $KEY"`,
+      "",
+      "  Guide: docs/README.md. Ctrl-C stops everything.",
+      "",
+    ].join("\n"),
+  );
+}
+
+/** A failure before anything was started (bad DATABASE_URL, database unreachable, ports taken): one line, exit 1. */
+function failBeforeStart(error: unknown): never {
+  console.error(`[start] not started: ${describeStartupError(error)}`);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
   watchParent();
 
-  await waitForFreePorts();
+  await waitForFreePorts().catch(failBeforeStart);
   if (shuttingDown) return;
 
   let databaseUrl: string;
   if (env.DATABASE_URL) {
     databaseUrl = env.DATABASE_URL;
-    say(`using DATABASE_URL ${redact(databaseUrl)}`);
+    say(`using DATABASE_URL ${redactDatabaseUrl(databaseUrl)}`);
+    await assertDatabaseReachable(databaseUrl).catch(failBeforeStart);
   } else {
     say(`DATABASE_URL is not set: starting an embedded PostgreSQL, data in ${join(env.DATA_DIR, "postgres")}`);
     postgresStarting = startEmbeddedPostgres({ dataDir: env.DATA_DIR, log: postgresLogger() });
@@ -389,28 +444,11 @@ async function main(): Promise<void> {
   for (const name of APP_NAMES) apps.push(startApp(name, databaseUrl));
   await waitUntilUp();
   if (shuttingDown) return;
-
-  const mint = `curl -s -X POST ${restUrl}/api/sandbox-key -H 'content-type: application/json' -d '{}'`;
-  console.log(
-    [
-      "",
-      "[start] ready",
-      `  REST API   ${restUrl}`,
-      `  tRPC       ${trpcUrl}`,
-      `  API docs   ${restUrl}/docs`,
-      `  Database   ${env.DATABASE_URL ? redact(databaseUrl) : `${databaseUrl}  (embedded, ${env.DATA_DIR})`}`,
-      "",
-      "  Mint a sandbox API key:",
-      `    ${mint}`,
-      "",
-      "  Ctrl-C stops everything.",
-      "",
-    ].join("\n"),
-  );
+  printBanner(databaseUrl, !env.DATABASE_URL);
 }
 
 main().catch((error: unknown) => {
   if (shuttingDown) return;
-  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[start] ${describeStartupError(error)}`);
   void shutdown(1);
 });

@@ -1,11 +1,17 @@
 import { AppError, buildOpenApiDocument, CURRENT_VERSION, screenJsonValue } from "@crs/contract";
 import { newId } from "@crs/db";
-import type { ServiceDeps, Surface } from "@crs/services";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import {
+  boundOperations,
+  chargeClientAddress,
+  requestLogFields,
+  type ServiceDeps,
+  type Surface,
+} from "@crs/services";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
-import { chargeAnonymous } from "./plumbing/register-operation";
+import { registerExportDownload } from "./plumbing/register-export-download";
+import { registerOperation } from "./plumbing/register-operation";
 import { sendError } from "./plumbing/send-error";
-import { registerCurrentRoutes } from "./routes";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -17,16 +23,30 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildRestAppOptions {
   deps: ServiceDeps;
-  baseUrl: string;
   surface?: Surface;
   logLevel?: string;
+  /** where log lines go (default stdout); tests pass a stream to read them */
+  logStream?: { write(line: string): void };
+}
+
+/** `/v1/matters/:matter_id` as the API documents it: `/v1/matters/{matter_id}`. */
+function documentedRoute(template: string | undefined): string | null {
+  return template === undefined ? null : template.replace(/:(\w+)/g, "{$1}");
 }
 
 export async function buildRestApp(options: BuildRestAppOptions): Promise<FastifyInstance> {
+  const { deps } = options;
+  const chargeAnonymous = (request: FastifyRequest, reply: FastifyReply) =>
+    chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
+  const fail = (reply: FastifyReply, request: FastifyRequest, error: unknown) =>
+    sendError(reply, request, error, deps.publicBaseUrl);
   const app = Fastify({
-    logger: { level: options.logLevel ?? "info" },
+    logger: {
+      level: options.logLevel ?? "info",
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT_BYTES,
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "request_id" }),
     trustProxy: false,
     genReqId: () => newId("request"),
     // A URL the router cannot even read (bad percent-encoding, an over-long id) still gets the envelope.
@@ -37,12 +57,12 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
         error.code === "FST_ERR_MAX_PARAM_LENGTH"
           ? new AppError("not_found", { message: "No such object: the id in the URL is too long to be one." })
           : new AppError("invalid_request", { status: 400, message: "The request URL is malformed." });
-      void chargeAnonymous(options.deps, request, reply)
+      void chargeAnonymous(request, reply)
         .then(
           () => answer,
           (refusal: unknown) => refusal,
         )
-        .then((outcome) => sendError(reply, request, outcome));
+        .then((outcome) => fail(reply, request, outcome));
     },
   });
   app.decorateRequest("requestId", "");
@@ -50,9 +70,24 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   app.addHook("onRequest", async (request, reply) => {
     request.requestId = request.id;
     reply.header("Svc-Request-Id", request.id);
-    // Every response names a version (DECISIONS §3), also those that never reach an operation
+    // Every response names a version, also those that never reach an operation
     // (unknown route, unreadable body); an operation replaces it with the version it used.
     reply.header("Svc-Version", CURRENT_VERSION);
+  });
+  // One line per request, written after the answer is sent; Fastify's own request logging is off.
+  app.addHook("onResponse", async (request, reply) => {
+    app.log.info(
+      requestLogFields({
+        requestId: request.requestId || request.id,
+        surface: "rest",
+        method: request.method,
+        route: documentedRoute(request.routeOptions.url),
+        status: reply.statusCode,
+        durationMs: reply.elapsedTime,
+        actor: request.admission?.actor,
+      }),
+      "request",
+    );
   });
 
   // Only JSON is accepted (any other type is 415). Empty bodies are `{}`; unparseable JSON is 400; a
@@ -79,29 +114,30 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     done(null, parsed);
   });
 
-  app.setErrorHandler((error, request, reply) => sendError(reply, request, error));
+  app.setErrorHandler((error, request, reply) => fail(reply, request, error));
   app.setNotFoundHandler(async (request, reply) => {
     try {
-      await chargeAnonymous(options.deps, request, reply);
+      await chargeAnonymous(request, reply);
       throw new AppError("not_found", {
         message: `Unrecognized request URL (${request.method} ${request.url.split("?")[0]}).`,
       });
     } catch (error) {
-      return sendError(reply, request, error);
+      return fail(reply, request, error);
     }
   });
 
-  const config = { deps: options.deps, surface: options.surface ?? "current", baseUrl: options.baseUrl } as const;
-  registerCurrentRoutes(app, config);
+  const config = { deps, surface: options.surface ?? "current" } as const;
+  for (const bound of boundOperations()) registerOperation(app, config, bound);
+  registerExportDownload(app, config);
 
-  const openApiDocument = buildOpenApiDocument(options.baseUrl);
+  const openApiDocument = buildOpenApiDocument(deps.publicBaseUrl);
   const openApi = JSON.stringify(openApiDocument);
   app.get("/v1/openapi.json", async (request, reply) => {
     try {
-      await chargeAnonymous(options.deps, request, reply);
+      await chargeAnonymous(request, reply);
       return reply.type("application/json; charset=utf-8").send(openApi);
     } catch (error) {
-      return sendError(reply, request, error);
+      return fail(reply, request, error);
     }
   });
   await registerDocs(app, { openApiDocument });

@@ -1,3 +1,2 @@
-export type { AppRouter } from "./router";
-export { appRouter } from "./router";
+export { buildAppRouter } from "./router";
 export { createTrpcServer } from "./server";

@@ -1,12 +1,17 @@
-import { eventsRouter } from "./routers/events";
-import { mattersRouter } from "./routers/matters";
-import { platformRouter } from "./routers/platform";
-import { router } from "./trpc";
+import { boundOperations } from "@crs/services";
+import type { AnyTRPCProcedure } from "@trpc/server";
+import { procedureFor, router } from "./trpc";
 
-export const appRouter = router({
-  matters: mattersRouter,
-  events: eventsRouter,
-  platform: platformRouter,
-});
-
-export type AppRouter = typeof appRouter;
+/**
+ * One procedure per operation of the current surface, named `<group>.<name>` (`matters.create`).
+ * Its type for clients is derived from the same definitions in @crs/client (AppRouter).
+ */
+export function buildAppRouter() {
+  const groups: Record<string, Record<string, AnyTRPCProcedure>> = {};
+  for (const bound of boundOperations()) {
+    if (bound.definition.rpc === false) continue;
+    const [group, name] = bound.procedure.split(".") as [string, string];
+    groups[group] = { ...groups[group], [name]: procedureFor(bound) };
+  }
+  return router(groups);
+}

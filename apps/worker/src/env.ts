@@ -1,32 +1,28 @@
+import { blankIsUnset, parseEnvironment, SERVICE_ENV_FIELDS } from "@crs/services";
 import { z } from "zod";
 
-/** Unset and empty are the same: `FOO=` in a compose file must not mean "0". */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema);
-
-const WorkerEnvSchema = z.object({
-  DATABASE_URL: z.string({ error: "DATABASE_URL is required" }).min(1, "DATABASE_URL is required"),
-  WORKER_CONCURRENCY: optional(z.coerce.number().int().min(1).max(100).default(5)),
-  SKIP_MIGRATIONS: optional(z.enum(["0", "1"]).default("0")),
-});
-
-export interface WorkerEnv {
-  databaseUrl: string;
-  /** jobs run at once by this process */
-  concurrency: number;
-  /** SKIP_MIGRATIONS=1: another process (a deploy step) migrates the database */
-  skipMigrations: boolean;
-}
+/** The same fields as every app (database, secrets, data folder), plus the worker's own. */
+const WORKER_ENV_FIELDS = {
+  ...SERVICE_ENV_FIELDS,
+  /** jobs this process runs at once */
+  WORKER_CONCURRENCY: blankIsUnset(z.coerce.number().int().min(1).max(100).default(5)),
+  /** live traces: an EVM JSON-RPC endpoint (unset: live traces fail with chain_provider_not_configured) */
+  CHAIN_RPC_URL: blankIsUnset(z.string().url().optional()),
+  /** the chain CHAIN_RPC_URL serves: `ethereum` or `evm:<chain id>` */
+  CHAIN_NETWORK: blankIsUnset(
+    z
+      .string()
+      .regex(/^(ethereum|evm:[1-9][0-9]{0,9})$/, "must be ethereum or evm:<chain id>")
+      .default("ethereum"),
+  ),
+  /** `trace_filter` when the node offers it (native value transfers), `off` otherwise (tokens only) */
+  CHAIN_NATIVE_TRANSFERS: blankIsUnset(z.enum(["trace_filter", "off"]).default("trace_filter")),
+  /** label files (format crs-labels/1), separated by commas: exchange and service attributions for live traces */
+  CHAIN_LABEL_FILES: blankIsUnset(z.string().optional()),
+};
 
 /** The worker's whole configuration, parsed once at startup. The only reader of process.env in this app. */
-export function parseWorkerEnv(env: Record<string, string | undefined> = process.env): WorkerEnv {
-  const parsed = WorkerEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(`Invalid worker environment:\n${z.prettifyError(parsed.error)}`);
-  }
-  return {
-    databaseUrl: parsed.data.DATABASE_URL,
-    concurrency: parsed.data.WORKER_CONCURRENCY,
-    skipMigrations: parsed.data.SKIP_MIGRATIONS === "1",
-  };
+export function parseWorkerEnv(source: Record<string, string | undefined> = process.env) {
+  return parseEnvironment(WORKER_ENV_FIELDS, source);
 }
+export type WorkerEnv = ReturnType<typeof parseWorkerEnv>;

@@ -1,5 +1,7 @@
-import { migrateDatabase } from "@crs/db";
+import { assertDatabaseReachable, describeStartupError } from "@crs/db/startup-errors";
+import { createTraceProviders, startServiceDeps } from "@crs/services";
 import { parseWorkerEnv } from "./env";
+import { liveTraceSourceFromEnv } from "./jobs/live-chain";
 import { createConsoleLogger } from "./logger";
 import { startWorker } from "./runner";
 
@@ -7,8 +9,18 @@ const logger = createConsoleLogger();
 
 async function main(): Promise<void> {
   const env = parseWorkerEnv();
-  if (!env.skipMigrations) await migrateDatabase(env.databaseUrl);
-  const worker = await startWorker({ databaseUrl: env.databaseUrl, concurrency: env.concurrency, logger });
+  await assertDatabaseReachable(env.DATABASE_URL);
+  // A label file that cannot be read stops the start, before anything else.
+  const liveTraceSource = await liveTraceSourceFromEnv(env);
+  if (!liveTraceSource) logger.info("no live chain provider configured (CHAIN_RPC_URL): live traces will fail");
+  const deps = await startServiceDeps(env, (message) => logger.warn(`[worker] ${message}`));
+  const worker = await startWorker({
+    databaseUrl: env.DATABASE_URL,
+    deps,
+    concurrency: env.WORKER_CONCURRENCY,
+    logger,
+    traceProviders: createTraceProviders(liveTraceSource),
+  });
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -18,13 +30,16 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info(`received ${signal}, stopping`);
-    worker.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error("worker did not stop cleanly", { error: String(error) });
-        process.exit(1);
-      },
-    );
+    worker
+      .stop()
+      .then(() => deps.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error("worker did not stop cleanly", { error: String(error) });
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
@@ -37,7 +52,8 @@ async function main(): Promise<void> {
   logger.info("worker running");
 }
 
+// A start that fails (bad environment, database unreachable) is one line and exit code 1.
 main().catch((error: unknown) => {
-  logger.error(error instanceof Error ? error.message : String(error));
+  console.error(`[worker] not started: ${describeStartupError(error)}`);
   process.exit(1);
 });

@@ -4,12 +4,13 @@ import {
   createTaskList,
   IDEMPOTENCY_SWEEP,
   type TaskDeps,
+  WEBHOOK_RECOVERY,
   type WorkerTask,
   workerTasks,
 } from "../src/tasks";
 
-// Building the task list only binds handlers; none runs here, so no database is needed.
-const deps: TaskDeps = { db: {} as TaskDeps["db"], clock: () => new Date() };
+// Building the task list only binds handlers; none runs here, so nothing is connected.
+const deps = {} as TaskDeps;
 const at = (min: number, hour = 3) => ({ min, hour, date: 1, month: 1, dow: 4 });
 
 describe("worker schedule", () => {
@@ -26,6 +27,14 @@ describe("worker schedule", () => {
       jobKeyMode: "replace",
       backfillPeriod: 0,
     });
+  });
+
+  it("runs webhook.recover every minute, at most one queued, no backfill", () => {
+    const recovery = buildCronItems().find((item) => item.task === WEBHOOK_RECOVERY);
+    expect(recovery).toBeDefined();
+    if (!recovery) return;
+    expect([0, 1, 2, 17, 59].every((min) => recovery.match(at(min)))).toBe(true);
+    expect(recovery.options).toMatchObject({ jobKey: WEBHOOK_RECOVERY, jobKeyMode: "replace", backfillPeriod: 0 });
   });
 
   it("binds a handler for every task and schedules only the periodic ones", () => {

@@ -1,3 +1,4 @@
+import { createServiceDeps, type ResolveHostname } from "@crs/services";
 import type { WorkerLogger } from "../src/logger";
 
 export interface LogEntry {
@@ -56,4 +57,22 @@ export async function waitUntil(check: () => Promise<boolean>, what: string, ms 
     if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The service deps a worker process builds, on a test database, with fixed secrets. */
+export function createTestServiceDeps(
+  databaseUrl: string,
+  options: { resolveHostname?: ResolveHostname; poolSize?: number } = {},
+) {
+  return createServiceDeps({
+    databaseUrl,
+    secrets: {
+      keySigningSecret: "worker-tests-key-signing-secret-0123456789",
+      eventSigningSeed: "7e".repeat(32),
+      webhookSecretKey: "8f".repeat(32),
+    },
+    publicBaseUrl: "http://127.0.0.1:3000",
+    poolSize: options.poolSize ?? 4,
+    ...(options.resolveHostname ? { resolveHostname: options.resolveHostname } : {}),
+  });
 }

@@ -23,11 +23,18 @@ interface Exit {
   stderr: string;
 }
 
-/** Runs `src/main.ts` the way `pnpm start` does (node + tsx), with only the given environment. */
+/** The secrets a deployment passes every process; without them a development worker would generate its own. */
+const SECRETS = {
+  KEY_SIGNING_SECRET: "worker-process-test-key-signing-secret-0123",
+  EVENT_SIGNING_SEED: "9a".repeat(32),
+  WEBHOOK_SECRET_KEY: "1b".repeat(32),
+};
+
+/** Runs `src/main.ts` the way `pnpm start` does (node + tsx), with only the given environment and the secrets. */
 function startMain(env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: appDir,
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", ...SECRETS, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

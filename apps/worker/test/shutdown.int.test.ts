@@ -5,19 +5,22 @@ import { makeWorkerUtils, type Task, type WorkerEvents, type WorkerUtils } from 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, toGraphileLogger } from "../src/logger";
 import { startWorker } from "../src/runner";
-import { createCapturingLogger, deferred, waitUntil, within } from "./helpers";
+import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil, within } from "./helpers";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let connection: ReturnType<typeof connectDatabase>;
+let deps: ReturnType<typeof createTestServiceDeps>;
 let utils: WorkerUtils;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   connection = connectDatabase(database.url, { max: 2 });
+  deps = createTestServiceDeps(database.url);
   utils = await makeWorkerUtils({ connectionString: database.url, logger: toGraphileLogger(silentLogger) });
 });
 
 afterAll(async () => {
+  await deps?.close();
   await utils?.release();
   await connection?.close();
   await database?.drop();
@@ -76,6 +79,7 @@ async function finishJobDuringStop(outcome: "complete" | "fail") {
   const since = clock?.now ?? new Date(0);
   const worker = await startWorker({
     databaseUrl: database.url,
+    deps,
     concurrency: 1,
     logger,
     taskList: { [identifier]: probe },
@@ -117,6 +121,7 @@ describe("worker shutdown", () => {
   it("can be stopped twice", async () => {
     const worker = await startWorker({
       databaseUrl: database.url,
+      deps,
       concurrency: 1,
       logger: silentLogger,
       cronItems: [],

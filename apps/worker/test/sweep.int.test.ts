@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, toGraphileLogger } from "../src/logger";
 import { startWorker } from "../src/runner";
 import { IDEMPOTENCY_SWEEP } from "../src/tasks";
-import { createCapturingLogger, waitUntil } from "./helpers";
+import { createCapturingLogger, createTestServiceDeps, waitUntil } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -13,13 +13,16 @@ const record = (key: string, expiresAt: Date) => idempotencyRecordFixture(key, e
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let connection: ReturnType<typeof connectDatabase>;
+let deps: ReturnType<typeof createTestServiceDeps>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   connection = connectDatabase(database.url, { max: 2 });
+  deps = createTestServiceDeps(database.url);
 });
 
 afterAll(async () => {
+  await deps?.close();
   await connection?.close();
   await database?.drop();
 });
@@ -48,7 +51,7 @@ describe("idempotency.sweep", () => {
     );
 
     const logger = createCapturingLogger();
-    const worker = await startWorker({ databaseUrl: database.url, concurrency: 2, logger });
+    const worker = await startWorker({ databaseUrl: database.url, deps, concurrency: 2, logger });
     try {
       await waitUntil(async () => {
         const keys = await remainingKeys();
@@ -66,7 +69,12 @@ describe("idempotency.sweep", () => {
   });
 
   it("registers the sweep with graphile-worker's cron when the worker starts", async () => {
-    const worker = await startWorker({ databaseUrl: database.url, concurrency: 1, logger: createCapturingLogger() });
+    const worker = await startWorker({
+      databaseUrl: database.url,
+      deps,
+      concurrency: 1,
+      logger: createCapturingLogger(),
+    });
     try {
       await waitUntil(async () => {
         const rows = await connection.client`

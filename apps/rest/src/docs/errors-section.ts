@@ -1,6 +1,6 @@
 import { DOC_BASE_URL, docUrlFor, ERROR_CODES, type ErrorCode } from "@crs/contract";
 
-/** When each code happens (DECISIONS §4). Typed by ErrorCode, so a new code cannot go undocumented. */
+/** When each code happens. Typed by ErrorCode, so a new code cannot go undocumented. */
 const WHEN: Record<ErrorCode, string> = {
   invalid_request:
     "**400** when the request itself is unusable: unparseable JSON, a bad query parameter (e.g. `limit` outside 1..100), an unknown `Svc-Version`. " +
@@ -35,12 +35,17 @@ export function errorHeadingAnchors(): Record<string, string> {
   return anchors;
 }
 
-function statusesOf(code: ErrorCode): string {
+/** The markdown paragraph saying when `code` happens. */
+export function errorCircumstances(code: ErrorCode): string {
+  return WHEN[code];
+}
+
+export function statusesOf(code: ErrorCode): string {
   return code === "invalid_request" ? "400 or 422" : String(ERROR_CODES[code].status);
 }
 
 /** The markdown "## Errors" section of the reference page: one heading per code, anchored where `doc_url` points. */
-export function errorsMarkdown(): string {
+export function errorsMarkdown(publicBaseUrl = ""): string {
   const codes = Object.keys(ERROR_CODES) as ErrorCode[];
   const lines = [
     "## Errors",
@@ -54,7 +59,7 @@ export function errorsMarkdown(): string {
           type: ERROR_CODES.not_found.type,
           code: "not_found",
           message: "No such matter: 'matter_…'.",
-          doc_url: docUrlFor("not_found"),
+          doc_url: docUrlFor("not_found", publicBaseUrl),
           request_id: "req_…",
         },
         audit_ref: "req_…",

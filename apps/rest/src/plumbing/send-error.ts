@@ -1,4 +1,4 @@
-import { AppError, toErrorBody } from "@crs/contract";
+import { AppError, bodyTooLarge, toErrorBody } from "@crs/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 /** Maps anything thrown to the one error envelope; unknown errors are logged and become internal_error. */
@@ -7,7 +7,7 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   const fastifyError = error as { code?: string; statusCode?: number; message?: string };
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new AppError("invalid_request", { status: 413, message: "The request body exceeds 1 MiB." });
+      return bodyTooLarge();
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new AppError("invalid_request", {
         status: 415,
@@ -22,17 +22,21 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
       message: fastifyError.message ?? "Bad request.",
     });
   }
-  request.log.error({ err: error, request_id: request.requestId }, "unexpected error");
+  request.log.error({ err: error }, "unexpected error");
   return new AppError("internal_error", {
     message: "An unexpected error occurred. Quote the request id when you report it.",
   });
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown) {
+/** The error envelope; an answer stored under an Idempotency-Key goes out as it was first sent. */
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown, publicBaseUrl: string) {
   const appError = toAppError(error, request);
   for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
-  return reply
-    .code(appError.status)
-    .type("application/json; charset=utf-8")
-    .send(JSON.stringify(toErrorBody(appError, request.requestId)));
+  reply.code(appError.status).type("application/json; charset=utf-8");
+  if (appError.replay) {
+    reply.header("Idempotent-Replayed", "true");
+    reply.header("Svc-Request-Id", appError.replay.requestId);
+    return reply.send(appError.replay.bodyText);
+  }
+  return reply.send(JSON.stringify(toErrorBody(appError, request.requestId, publicBaseUrl)));
 }

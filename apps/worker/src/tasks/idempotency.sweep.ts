@@ -1,4 +1,4 @@
-import { sweepExpiredIdempotencyRecords } from "@crs/services/idempotency/sweep-expired-idempotency-records";
+import { sweepExpiredIdempotencyRecords } from "@crs/services";
 import type { WorkerTask } from "./task";
 
 export const IDEMPOTENCY_SWEEP = "idempotency.sweep";

@@ -1,12 +1,24 @@
 import { type CronItem, type ParsedCronItem, parseCronItems, type TaskList } from "graphile-worker";
 import { idempotencySweep } from "./idempotency.sweep";
+import { jobRecover } from "./job.recover";
+import { jobRun } from "./job.run";
 import type { TaskDeps, WorkerTask } from "./task";
+import { webhookDeliver } from "./webhook.deliver";
+import { webhookRecover } from "./webhook.recover";
 
 export { IDEMPOTENCY_SWEEP } from "./idempotency.sweep";
+export { JOB_RECOVERY } from "./job.recover";
 export type { TaskDeps, WorkerTask } from "./task";
+export { WEBHOOK_RECOVERY } from "./webhook.recover";
 
 /** Every task this worker runs. Add new ones here (one file per task in this folder). */
-export const workerTasks: readonly WorkerTask[] = [idempotencySweep];
+export const workerTasks: readonly WorkerTask[] = [
+  idempotencySweep,
+  jobRun,
+  jobRecover,
+  webhookDeliver,
+  webhookRecover,
+];
 
 /** graphile-worker's task list: identifier → handler bound to `deps`. */
 export function createTaskList(deps: TaskDeps, tasks: readonly WorkerTask[] = workerTasks): TaskList {

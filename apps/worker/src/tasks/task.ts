@@ -1,10 +1,25 @@
-import type { Database } from "@crs/db";
+import type { JobExecutor, JobRunSettings, ServiceDeps, TraceProviders } from "@crs/services";
 import type { CronItemOptions, Task } from "graphile-worker";
+import type { JobSignals } from "../jobs/job-signals";
+import type { WebhookDeliverySettings } from "../webhooks/delivery-settings";
 
-/** What task handlers need from the outside world; the runner builds it once per process. */
-export interface TaskDeps {
-  db: Database;
-  clock: () => Date;
+/**
+ * What task handlers receive: the same service deps as the apps (pool, clock, ids, the event
+ * signing key, the webhook secret key and resolver), so a task writes through runWrite: its events
+ * and follow-up jobs commit with it. Plus how webhooks are delivered (tests shrink the schedule).
+ */
+export interface TaskDeps extends ServiceDeps {
+  webhookDelivery: WebhookDeliverySettings;
+  /** how long a job may sit locked before a worker starts it (a local queue's ttl; 0 without one) */
+  jobLockHoldMs: number;
+  /** API jobs: lease and retry backoff of a run */
+  jobRuns: JobRunSettings;
+  /** what each job type does (tests may replace one) */
+  jobExecutors: Record<string, JobExecutor>;
+  /** where traces read chain data: the synthetic chain for sandboxes, the configured provider for live */
+  traceProviders: TraceProviders;
+  /** cancel signals for the runs of this process */
+  jobSignals: JobSignals;
 }
 
 /** One job type the worker runs: its identifier, its handler and, if it is periodic, its schedule. */
