@@ -1,5 +1,5 @@
 /**
- * DECISIONS §5: the rate limit holds across several REST processes on one database. Two real REST
+ * The rate limit holds across several REST processes on one database. Two real REST
  * processes share one key whose bucket holds 10 tokens and practically never refills.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,19 +10,12 @@ import { createServiceDeps, issueLiveKey } from "@crs/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./support/http";
 import {
-  childEnv,
   describeOutput,
   exitWithin,
-  freePorts,
-  HOST,
-  httpOk,
   killTree,
   type RunningProcess,
-  repoRoot,
-  startNode,
+  startRestProcesses,
   TEST_SECRETS,
-  TEST_SECRETS_ENV,
-  waitUntil,
 } from "./support/processes";
 
 const BURST = 10;
@@ -39,7 +32,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), "crs-e2e-rate-"));
 
-  const deps = createServiceDeps({ databaseUrl: database.url, secrets: TEST_SECRETS });
+  const deps = createServiceDeps({
+    databaseUrl: database.url,
+    secrets: TEST_SECRETS,
+    publicBaseUrl: "http://127.0.0.1:3000",
+  });
   try {
     const issued = await issueLiveKey(deps, {
       plan: "institutional",
@@ -52,31 +49,7 @@ beforeAll(async () => {
     await deps.close();
   }
 
-  for (const port of await freePorts(2)) {
-    const url = `http://${HOST}:${port}`;
-    urls.push(url);
-    processes.push(
-      startNode(
-        `rest :${port}`,
-        ["--import", "tsx", join(repoRoot, "apps", "rest", "src", "main.ts")],
-        childEnv({
-          DATABASE_URL: database.url,
-          REST_PORT: String(port),
-          HOST,
-          DATA_DIR: dataDir,
-          SKIP_MIGRATIONS: "1",
-          LOG_LEVEL: "warn",
-          APP_ENV: "development",
-          ...TEST_SECRETS_ENV,
-        }),
-      ),
-    );
-  }
-  await Promise.all(
-    urls.map((url) =>
-      waitUntil(`REST at ${url} to answer GET /v1/health`, () => httpOk(`${url}/v1/health`), processes),
-    ),
-  );
+  urls.push(...(await startRestProcesses(2, { databaseUrl: database.url, dataDir }, processes)));
 });
 
 afterAll(async () => {

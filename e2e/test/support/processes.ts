@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
@@ -42,6 +42,7 @@ const SERVICE_VARIABLES = [
   "WORKER_CONCURRENCY",
   "SKIP_MIGRATIONS",
   "LOG_LEVEL",
+  "SANCTIONS_LIST_PATH",
   "NODE_ENV",
 ];
 
@@ -96,7 +97,27 @@ const MAX_OUTPUT_CHARS = 200_000;
 
 /** Starts `node <args>` in the repository root with exactly `env`. */
 export function startNode(name: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
-  const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  return startProcess(name, process.execPath, args, env);
+}
+
+/**
+ * Starts `command <args>` in the repository root with exactly `env`. `processGroup: true` gives it
+ * a process group of its own (its pid is the group id), so a signal can reach the whole group as a
+ * terminal's Ctrl-C does.
+ */
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { processGroup?: boolean } = {},
+): RunningProcess {
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: options.processGroup ?? false,
+  });
   let output = "";
   const append = (chunk: Buffer) => {
     output += chunk.toString("utf8");
@@ -264,4 +285,43 @@ export async function killTree(proc: RunningProcess | undefined, alsoKnown: Iter
     }
   }
   if (proc && proc.exit() === undefined) await exitWithin(proc, 10_000).catch(() => undefined);
+}
+
+/**
+ * `count` REST processes on one migrated database (SKIP_MIGRATIONS), each on a free port, answering
+ * GET /v1/health before this returns their URLs: what the cross-process tests start. Each process is
+ * pushed onto `processes` as it is spawned, so the caller's cleanup stops it even if a start fails.
+ */
+export async function startRestProcesses(
+  count: number,
+  settings: { databaseUrl: string; dataDir: string },
+  processes: RunningProcess[],
+): Promise<string[]> {
+  const urls: string[] = [];
+  for (const port of await freePorts(count)) {
+    const url = `http://${HOST}:${port}`;
+    urls.push(url);
+    processes.push(
+      startNode(
+        `rest :${port}`,
+        ["--import", "tsx", join(repoRoot, "apps", "rest", "src", "main.ts")],
+        childEnv({
+          DATABASE_URL: settings.databaseUrl,
+          REST_PORT: String(port),
+          HOST,
+          DATA_DIR: settings.dataDir,
+          SKIP_MIGRATIONS: "1",
+          LOG_LEVEL: "warn",
+          APP_ENV: "development",
+          ...TEST_SECRETS_ENV,
+        }),
+      ),
+    );
+  }
+  await Promise.all(
+    urls.map((url) =>
+      waitUntil(`REST at ${url} to answer GET /v1/health`, () => httpOk(`${url}/v1/health`), processes),
+    ),
+  );
+  return urls;
 }

@@ -1,1 +1,4 @@
+export * from "./app-router";
 export * from "./trpc-client";
+export * from "./verify-events";
+export * from "./webhooks";

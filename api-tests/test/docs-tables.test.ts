@@ -1,0 +1,43 @@
+/**
+ * The guide's tables that restate the contract are checked against it, so an operation added,
+ * moved or re-scoped fails here until docs/ says so too.
+ */
+import { readFileSync } from "node:fs";
+import { CURRENT_OPERATIONS } from "@crs/contract";
+import { describe, expect, it } from "vitest";
+
+const guide = (name: string) => readFileSync(new URL(`../../docs/api/${name}`, import.meta.url), "utf8");
+
+/** Rows of the first table after `heading`: first cell → the backquoted items of the second. */
+function tableAfter(markdown: string, heading: string): Map<string, string[]> {
+  const section = markdown.slice(markdown.indexOf(heading));
+  const rows = new Map<string, string[]>();
+  let seenTable = false;
+  for (const line of section.split("\n").slice(1)) {
+    if (!line.startsWith("|")) {
+      if (seenTable) break;
+      continue;
+    }
+    seenTable = true;
+    const [first = "", second = ""] = line.split("|").slice(1);
+    const key = first.trim().replace(/^`|`$/g, "");
+    if (key === "Scope" || key.startsWith("---")) continue;
+    rows.set(key, [...second.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ""));
+  }
+  return rows;
+}
+
+describe("docs/api/keys-and-scopes.md", () => {
+  it("lists every REST operation under the scope its definition names, and nothing else", () => {
+    const expected = new Map<string, string[]>();
+    for (const { definition } of CURRENT_OPERATIONS) {
+      if (!definition.path) continue;
+      const scope = definition.scope === "any" ? "any valid key" : definition.scope;
+      expected.set(scope, [...(expected.get(scope) ?? []), `${definition.method} ${definition.path}`]);
+    }
+    const documented = tableAfter(guide("keys-and-scopes.md"), "## Scopes");
+    const sorted = (map: Map<string, string[]>) =>
+      Object.fromEntries([...map].map(([scope, operations]) => [scope, [...operations].sort()]));
+    expect(sorted(documented)).toEqual(sorted(expected));
+  });
+});
