@@ -1,12 +1,15 @@
 /**
  * One server under test, run as a child process of matters.bench.ts so that autocannon (in the
  * parent) and the server do not share an event loop. `ours` is the real REST app; `baseline` is
- * bare node:http + postgres.js doing the same row read and a plain row insert.
+ * bare node:http + postgres.js doing the same row read, and for POST the chained write at its
+ * smallest: BEGIN; chain head FOR UPDATE; INSERT the matter; sha256; INSERT the event; UPDATE the
+ * head; COMMIT (one chain per key, so the same contention as ours).
  *
  * Protocol: the parent forks this file with an IPC channel; once listening on 127.0.0.1 (port 0)
  * it sends `{ port }`; on the message "stop", on SIGTERM/SIGINT, or when the parent goes away it
  * closes the listener and its pool and exits.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { completeMatterEconomics } from "@crs/core";
@@ -37,8 +40,8 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
       eventSigningSeed: string;
       webhookSecretKey: string;
     };
-    const deps = createServiceDeps({ databaseUrl, secrets, poolSize });
-    const app = await buildRestApp({ deps, baseUrl: "http://127.0.0.1", logLevel: "silent" });
+    const deps = createServiceDeps({ databaseUrl, secrets, publicBaseUrl: "http://127.0.0.1", poolSize });
+    const app = await buildRestApp({ deps, logLevel: "silent" });
     await app.listen({ host: "127.0.0.1", port: 0 });
     const { port } = app.server.address() as AddressInfo;
     return {
@@ -53,7 +56,7 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   throw new Error(`bench-server: unknown mode ${String(mode)} (ours | baseline)`);
 }
 
-/** The floor: the same SELECT by (organization_id, id) and a plain INSERT, nothing else. */
+/** The floor: the same SELECT by (organization_id, id), and the chained INSERT, nothing else. */
 async function serveBaseline(): Promise<{ port: number; close: () => Promise<void> }> {
   const organizationId = required("BENCH_ORGANIZATION_ID");
   const environment = required("BENCH_ENVIRONMENT");
@@ -85,14 +88,37 @@ async function serveBaseline(): Promise<{ port: number; close: () => Promise<voi
       if (typeof body.name !== "string") return send(response, 422, { error: "name" });
       const now = new Date();
       const requestId = newId("request");
-      const [row] = await sql`
-        insert into matters (organization_id, environment, id, name, mode, economics, status,
-                             created_at, updated_at, last_request_id, last_actor_id)
-        values (${organizationId}, ${environment}, ${newId("matter")}, ${body.name},
-                ${typeof body.mode === "string" ? body.mode : "recovery"},
-                ${sql.json({ ...completeMatterEconomics(undefined) })}, 'active',
-                ${now}, ${now}, ${requestId}, 'baseline')
-        returning *`;
+      const row = await sql.begin(async (tx) => {
+        const [head] = await tx<{ head_sequence: string; head_hash: string }[]>`
+          insert into chain_heads (organization_id, environment, head_sequence, head_hash)
+          values (${organizationId}, ${environment}, 0, ${"0".repeat(64)})
+          on conflict (organization_id, environment) do update set head_sequence = chain_heads.head_sequence
+          returning head_sequence, head_hash`;
+        const [matter] = await tx`
+          insert into matters (organization_id, environment, id, name, mode, economics, status,
+                               created_at, updated_at, last_request_id, last_actor_id)
+          values (${organizationId}, ${environment}, ${newId("matter")}, ${body.name as string},
+                  ${typeof body.mode === "string" ? body.mode : "recovery"},
+                  ${sql.json({ ...completeMatterEconomics(undefined) })}, 'active',
+                  ${now}, ${now}, ${requestId}, 'baseline')
+          returning *`;
+        const sequence = Number(head?.head_sequence) + 1;
+        const prevHash = head?.head_hash ?? "";
+        const event = { id: newId("event"), type: "matter.created", sequence, prev_hash: prevHash, data: matter };
+        const hash = createHash("sha256")
+          .update(`${prevHash}\n${JSON.stringify(event)}`)
+          .digest("hex");
+        await tx`
+          insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version,
+                              data, audit_ref, matter_id, prev_hash, hash, signature)
+          values (${organizationId}, ${environment}, ${sequence}, ${event.id}, 'matter.created', ${now}, false,
+                  '2026-07-05', ${sql.json(event.data as postgres.JSONValue)}, ${requestId}, ${matter?.id as string},
+                  ${prevHash}, ${hash}, '')`;
+        await tx`
+          update chain_heads set head_sequence = ${sequence}, head_hash = ${hash}
+           where organization_id = ${organizationId} and environment = ${environment}`;
+        return matter;
+      });
       return send(response, 201, row);
     }
     return send(response, 404, { error: "not_found" });

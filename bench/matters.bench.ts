@@ -4,8 +4,9 @@
  * - A fresh database (createTestDatabase), dropped at the end.
  * - "ours": the real REST app (buildRestApp, pool of BENCH_POOL_SIZE) on 127.0.0.1, port 0.
  * - "baseline": bare node:http + postgres.js (one pool of the same size) on the same database,
- *   doing the same SELECT of the matter row by (organization_id, id) and a plain INSERT into
- *   matters (no auth, no rate limiting, no events, no idempotency).
+ *   doing the same SELECT of the matter row by (organization_id, id), and for POST the chained
+ *   write at its smallest (chain head FOR UPDATE, INSERT matter, sha256, INSERT event, UPDATE head,
+ *   in one transaction; no auth, no rate limiting, no signature, no idempotency, no outbox).
  * - Each server runs in its own child process (bench/bench-server.ts); autocannon runs here.
  * - Scenarios: GET /v1/matters/{id} of a pre-created matter, and POST /v1/matters with a new
  *   Idempotency-Key on every request. Each run lasts BENCH_DURATION seconds with
@@ -16,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@crs/db/testing";
-import { createServiceDeps, mintSandboxKey } from "@crs/services";
+import { createServiceDeps, issueSandboxKey } from "@crs/services";
 import autocannon from "autocannon";
 import { z } from "zod";
 import type { BenchServerReady } from "./bench-server";
@@ -35,6 +36,8 @@ const Config = z.object({
   BENCH_WARMUP: setting(2, 0, 30),
   /** connections in each server's pool */
   BENCH_POOL_SIZE: setting(10, 1, 100),
+  /** a directory: run our server under node --cpu-prof and write its profile there (bench/top-frames.ts reads it) */
+  BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 const config = Config.parse(process.env);
 
@@ -52,7 +55,10 @@ interface RunningServer {
 const children = new Set<ChildProcess>();
 
 function startServer(name: RunningServer["name"], env: Record<string, string>): Promise<RunningServer> {
+  const dir = config.BENCH_CPU_PROF_DIR;
+  const profile = dir && name === "ours" ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
   const child = fork(SERVER_SCRIPT, [name], {
+    execArgv: [...process.execArgv, ...profile],
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -182,17 +188,17 @@ async function main(): Promise<void> {
       eventSigningSeed: randomBytes(32).toString("hex"),
       webhookSecretKey: randomBytes(32).toString("hex"),
     };
-    const deps = createServiceDeps({ databaseUrl: db.url, secrets, poolSize: 1 });
-    let key: Awaited<ReturnType<typeof mintSandboxKey>>;
+    const deps = createServiceDeps({ databaseUrl: db.url, secrets, publicBaseUrl: "http://127.0.0.1", poolSize: 1 });
+    let key: Awaited<ReturnType<typeof issueSandboxKey>>;
     try {
-      key = await mintSandboxKey(deps, { baseUrl: "http://127.0.0.1", docsUrl: "http://127.0.0.1/docs" });
+      key = await issueSandboxKey(deps);
       await deps.sql`
         update organizations set rate_per_second = 1e6, rate_burst = 1000000 where id = ${key.organization_id}`;
     } finally {
       await deps.close();
     }
     console.log(
-      `key: sandbox key minted through mintSandboxKey; its organization's rate limit raised to ` +
+      `key: sandbox key minted through issueSandboxKey; its organization's rate limit raised to ` +
         `rate_per_second=1e6, rate_burst=1000000 so the limiter never refuses (each request still takes a token)`,
     );
 

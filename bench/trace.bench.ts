@@ -1,0 +1,261 @@
+/**
+ * `pnpm bench:trace`: the trace engine over a synthetic chain of more than 1M transfer events,
+ * beside a bare typed-array BFS over the same graph in the same run.
+ *
+ * - Graph: `generateSyntheticChain` (seed 42, 200k users, 1M background events plus scenarios).
+ * - Baseline: hop-limited BFS over an out-edge CSR from the same subjects (no time order, no
+ *   amounts, no labels): a floor for "touching the reachable part of the graph once".
+ * - Engine, worst case: the 50 busiest users as subjects from block 1, max_hops 7, no hub limit and
+ *   no budget, so the trace covers most of the graph. `computeTraceOnGraph` = discovery + taint sweep
+ *   (what a 2x target applies to); the full `traceOutflows` (result assembly with every edge as a
+ *   JSON object) is timed once on its own.
+ * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`.
+ * Timings are medians of BENCH_RUNS runs after one warm-up: wall time, and the process's CPU time
+ * (steadier on a shared machine). Memory: RSS, V8 heap and array buffers (typed arrays live outside
+ * the V8 heap), sampled after each phase, and the peak RSS of the process.
+ */
+import {
+  computeTraceOnGraph,
+  createIssuerRegistry,
+  DiscoveryState,
+  generateSyntheticChain,
+  runDiscovery,
+  SyntheticChainProvider,
+  type TaintModel,
+  type TransferGraph,
+  traceOutflows,
+} from "@crs/core";
+import { z } from "zod";
+
+/** Unset and empty are the same. */
+const setting = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int().min(min).max(max).default(fallback),
+  );
+const Config = z.object({
+  BENCH_RUNS: setting(5, 1, 50),
+  BENCH_USERS: setting(200_000, 1_000, 2_000_000),
+  /** background transfer events; scenario events come on top */
+  BENCH_EVENTS: setting(1_000_000, 10_000, 20_000_000),
+});
+const config = Config.parse(process.env);
+const RUNS = config.BENCH_RUNS;
+const USERS = config.BENCH_USERS;
+const EVENTS = config.BENCH_EVENTS;
+const TRACED_AT = "2026-07-05T12:00:00.000Z";
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+let peakHeap = 0;
+let peakBuffers = 0;
+function memory(label: string): void {
+  const usage = process.memoryUsage();
+  peakHeap = Math.max(peakHeap, usage.heapUsed);
+  peakBuffers = Math.max(peakBuffers, usage.arrayBuffers);
+  console.log(
+    `  memory after ${label}: rss ${mib(usage.rss)}, heap used ${mib(usage.heapUsed)}, array buffers ${mib(usage.arrayBuffers)}`,
+  );
+}
+
+function time<T>(run: () => T): { ms: number; value: T } {
+  const start = process.hrtime.bigint();
+  const value = run();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+async function timeAsync<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = process.hrtime.bigint();
+  const value = await run();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Median wall time and median CPU time (user + system of this process) of RUNS runs after one
+ * warm-up. On a shared machine the CPU time is the steadier of the two.
+ */
+function repeat<T>(run: () => T): { ms: number; cpuMs: number; value: T } {
+  run();
+  const samples: number[] = [];
+  const cpuSamples: number[] = [];
+  let value!: T;
+  for (let i = 0; i < RUNS; i++) {
+    const cpu = process.cpuUsage();
+    const result = time(run);
+    const used = process.cpuUsage(cpu);
+    samples.push(result.ms);
+    cpuSamples.push((used.user + used.system) / 1000);
+    value = result.value;
+  }
+  return { ms: median(samples), cpuMs: median(cpuSamples), value };
+}
+
+/** Out-edge CSR (target per edge) for the baseline. */
+function buildOutCsr(graph: TransferGraph): { offset: Uint32Array; target: Uint32Array } {
+  const offset = new Uint32Array(graph.nodeCount + 1);
+  for (let e = 0; e < graph.eventCount; e++) offset[graph.from[e]! + 1]!++;
+  for (let n = 0; n < graph.nodeCount; n++) offset[n + 1]! += offset[n]!;
+  const cursor = offset.slice(0, graph.nodeCount);
+  const target = new Uint32Array(graph.eventCount);
+  for (let e = 0; e < graph.eventCount; e++) target[cursor[graph.from[e]!]!++] = graph.to[e]!;
+  return { offset, target };
+}
+
+/** Bare hop-limited BFS; returns [edges scanned, nodes reached]. */
+function bareBfs(csr: { offset: Uint32Array; target: Uint32Array }, nodeCount: number, seeds: number[], hops: number) {
+  const visited = new Uint8Array(nodeCount);
+  let frontier = new Uint32Array(nodeCount);
+  let next = new Uint32Array(nodeCount);
+  let size = 0;
+  for (const seed of seeds) {
+    if (visited[seed]) continue;
+    visited[seed] = 1;
+    frontier[size++] = seed;
+  }
+  let reached = size;
+  let scanned = 0;
+  for (let depth = 0; depth < hops && size > 0; depth++) {
+    let nextSize = 0;
+    for (let i = 0; i < size; i++) {
+      const u = frontier[i]!;
+      const end = csr.offset[u + 1]!;
+      for (let k = csr.offset[u]!; k < end; k++) {
+        scanned++;
+        const v = csr.target[k]!;
+        if (visited[v] === 0) {
+          visited[v] = 1;
+          next[nextSize++] = v;
+        }
+      }
+    }
+    reached += nextSize;
+    [frontier, next] = [next, frontier];
+    size = nextSize;
+  }
+  return [scanned, reached] as const;
+}
+
+async function main(): Promise<void> {
+  console.log(`trace bench: node ${process.version}, ${RUNS} runs per case (median), users ${USERS}, events ${EVENTS}`);
+  memory("start");
+  const generated = time(() => generateSyntheticChain({ seed: 42, users: USERS, events: EVENTS, scenarios: 2 }));
+  const chain = generated.value;
+  const { graph } = chain;
+  console.log(
+    `graph: ${graph.eventCount.toLocaleString("en")} events, ${graph.nodeCount.toLocaleString("en")} addresses, generated + CSR in ${generated.ms.toFixed(0)} ms`,
+  );
+  const columnBytes =
+    graph.from.byteLength +
+    graph.to.byteLength +
+    graph.block.byteLength +
+    graph.sub.byteLength +
+    graph.time.byteLength +
+    graph.asset.byteLength +
+    graph.amountLow.byteLength +
+    graph.incident.byteLength +
+    graph.incidentOffset.byteLength;
+  console.log(
+    `  store: ${mib(columnBytes)} in typed arrays = ${(columnBytes / graph.eventCount).toFixed(1)} B/event (+ ${graph.amountHigh.size} amounts above 2^64 in a map)`,
+  );
+  memory("generation");
+
+  const csrBuild = time(() => buildOutCsr(graph));
+  const csr = csrBuild.value;
+  console.log(`baseline out-CSR built in ${csrBuild.ms.toFixed(1)} ms`);
+
+  const hubs = chain.busiestUsers.slice(0, 50);
+  const hubNodes = hubs.map((address) => graph.nodeOf(address)!);
+  const worstRequest = (model: TaintModel) => ({
+    network: chain.network,
+    subjects: hubs.map((address) => ({ address, incident_block: 1n, source_refs: [] })),
+    max_hops: 7,
+    taint_model: model,
+    traced_at: TRACED_AT,
+  });
+  const unbounded = { max_expansions: 10_000_000, max_edges: 100_000_000, hub_event_limit: 100_000_000 };
+
+  console.log("\nworst case: 50 busiest users, max_hops 7, no hub limit, no budget");
+  const baseline = repeat(() => bareBfs(csr, graph.nodeCount, hubNodes, 7));
+  const [bfsScanned, bfsReached] = baseline.value;
+  console.log(
+    `  bare BFS        ${baseline.ms.toFixed(1).padStart(8)} ms (cpu ${baseline.cpuMs.toFixed(1)} ms)  ${bfsScanned.toLocaleString("en")} out-edges scanned, ${bfsReached.toLocaleString("en")} addresses, ${((bfsScanned / baseline.ms) * 1000).toExponential(2)} edges/s`,
+  );
+  memory("baseline");
+  const discoverOnly = () => {
+    const state = new DiscoveryState(7);
+    state.ensureCapacity(graph.nodeCount);
+    for (const node of hubNodes) state.addSubject(node, 1);
+    runDiscovery(
+      graph,
+      state,
+      {
+        maxHops: 7,
+        minValueOf: () => 1n,
+        hubEventLimit: unbounded.hub_event_limit,
+        maxExpansions: unbounded.max_expansions,
+        maxEdges: unbounded.max_edges,
+        deadlineReached: () => false,
+        signal: undefined,
+        complete: true,
+        lastBlock: graph.block[graph.eventCount - 1]!,
+      },
+      (node) => graph.nodeLabels!(node),
+    );
+    return state;
+  };
+  const discovery = repeat(discoverOnly);
+  console.log(
+    `  discovery only  ${discovery.ms.toFixed(1).padStart(8)} ms (cpu ${discovery.cpuMs.toFixed(1)} ms)  ${discovery.value.edgesAdmitted.toLocaleString("en")} events admitted, ${discovery.value.expansions.toLocaleString("en")} addresses expanded; ${(discovery.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(discovery.cpuMs / baseline.cpuMs).toFixed(2)}x) (time order, amounts, labels, both directions)`,
+  );
+  for (const model of ["poison", "fifo", "haircut"] as const) {
+    const run = repeat(() => computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded }));
+    const computation = run.value;
+    const swept = computation.sweep.edgeEvent.length;
+    const admitted = computation.state.edgesAdmitted;
+    console.log(
+      `  engine ${model.padEnd(8)} ${run.ms.toFixed(1).padStart(8)} ms (cpu ${run.cpuMs.toFixed(1)} ms)  discovery + exact taint sweep; ${swept.toLocaleString("en")} tainted edges; ${((admitted / run.ms) * 1000).toExponential(2)} events/s; ${(run.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(run.cpuMs / baseline.cpuMs).toFixed(2)}x)`,
+    );
+    memory(`engine ${model}`);
+  }
+  const provider = new SyntheticChainProvider(chain);
+  const issuers = createIssuerRegistry(chain.issuers);
+  const full = await timeAsync(() =>
+    traceOutflows(worstRequest("fifo"), { provider, graph, issuers, budget: unbounded }),
+  );
+  console.log(
+    `  full result (fifo, once): ${full.ms.toFixed(0)} ms for ${full.value.edge_count.toLocaleString("en")} edges and ${full.value.node_count.toLocaleString("en")} nodes as JSON-ready objects`,
+  );
+  memory("full worst-case result");
+
+  console.log("\ntypical: each planted peel-chain subject, default settings (max_hops 5, fifo), full result");
+  const peel = chain.scenarios.filter((s) => s.kind === "peel_to_exchange");
+  const typical: number[] = [];
+  let typicalEdges = 0;
+  for (let round = 0; round <= RUNS; round++) {
+    for (const scenario of peel) {
+      const result = await timeAsync(() =>
+        traceOutflows(
+          {
+            network: chain.network,
+            subjects: [{ address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] }],
+            traced_at: TRACED_AT,
+          },
+          { provider, graph, issuers },
+        ),
+      );
+      if (round > 0) typical.push(result.ms);
+      typicalEdges = result.value.edge_count;
+    }
+  }
+  console.log(`  median ${median(typical).toFixed(2)} ms per trace (last trace: ${typicalEdges} edges)`);
+  memory("typical");
+  console.log(
+    `\npeak: rss ${mib(process.resourceUsage().maxRSS * 1024)}, heap used ${mib(peakHeap)}, array buffers ${mib(peakBuffers)}`,
+  );
+}
+
+await main();
