@@ -8,15 +8,21 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const fixtures = "tooling/lint/fixtures";
 const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
+/**
+ * Runs a checker and returns its report as plain text. CI forces color (FORCE_COLOR), and a colored
+ * report reads "\x1b[31merror\x1b[39m rule:", so the report is asked for without color and stripped anyway.
+ */
 function run(command: string, args: string[], cwd = root) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8" });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const { FORCE_COLOR: _forced, ...env } = process.env;
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...env, NO_COLOR: "1" } });
+  return { status: result.status, output: stripVTControlCharacters(`${result.stdout}${result.stderr}`) };
 }
 
 describe("import flow (dependency-cruiser, .dependency-cruiser.cjs)", () => {
