@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { verifyEventLog } from "@crs/client";
-import { Capabilities, ChainCheckpoint, ChainVerification, type Event } from "@crs/contract";
+import { Capabilities, ChainCheckpoint, ChainVerification, type Event, VerifyChainQuery } from "@crs/contract";
 import { eventSigningKeyFromSeed, sealEvent } from "@crs/core";
+import type { ReadContext } from "@crs/services";
+import { verifyEventChain } from "@crs/services/events/verify-event-chain";
 import type postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMatter, EventList } from "./support/fixtures";
@@ -33,6 +35,21 @@ async function eventPages(owner: TestKey) {
     if (!page.has_more) return pages;
     cursor = page.data.at(-1)?.id;
   }
+}
+
+/** What the service gives a verify-chain request by this key. */
+function readContextOf(owner: TestKey): ReadContext {
+  return {
+    ...app().deps,
+    actor: {
+      organizationId: owner.organizationId,
+      environment: owner.environment,
+      keyId: owner.keyId,
+      scopes: new Set(["events:read"]),
+      apiVersion: "2026-07-05",
+      requestId: "req_threaded_walk",
+    },
+  };
 }
 
 async function tamper(edit: (sql: postgres.TransactionSql) => Promise<unknown>): Promise<void> {
@@ -165,6 +182,13 @@ describe("offline verification agrees with verify-chain", () => {
     const offline = verifyEventLog(pages, { publicKey, checkpoint: kept, head });
 
     expect(online.first_break).toEqual(expected(rows));
+    // The same walk with its signatures checked on worker threads (as a long log is): the same answer.
+    const threaded = await verifyEventChain(
+      readContextOf(owner),
+      { params: {}, query: VerifyChainQuery.parse(Object.fromEntries(keptQuery)) },
+      { parallelFromEvents: 0, threads: 2 },
+    );
+    expect({ ...threaded, verified_at: online.verified_at }).toEqual(online);
     expect(offline).toEqual({
       valid: false,
       events_checked: online.events_checked,

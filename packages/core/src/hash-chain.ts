@@ -64,8 +64,13 @@ export function signEventHash(hash: string, privateKey: KeyObject): string {
   return sign(null, Buffer.from(hash, "utf8"), privateKey).toString("hex");
 }
 
+/** A signature as the service writes it: 64 bytes as 128 lowercase hex digits; anything else never verifies. */
+export function isWellFormedSignature(signature: string): boolean {
+  return /^[0-9a-f]{128}$/.test(signature);
+}
+
 export function verifyEventSignature(hash: string, signature: string, publicKey: KeyObject): boolean {
-  if (!/^[0-9a-f]{128}$/.test(signature)) return false;
+  if (!isWellFormedSignature(signature)) return false;
   return verify(null, Buffer.from(hash, "utf8"), publicKey, Buffer.from(signature, "hex"));
 }
 
@@ -93,7 +98,7 @@ export function signCheckpoint(
 }
 
 export function verifyCheckpointSignature(checkpoint: ChainCheckpoint, publicKey: KeyObject): boolean {
-  if (!/^[0-9a-f]{128}$/.test(checkpoint.signature)) return false;
+  if (!isWellFormedSignature(checkpoint.signature)) return false;
   const input = Buffer.from(checkpointSigningInput(checkpoint), "utf8");
   return verify(null, input, publicKey, Buffer.from(checkpoint.signature, "hex"));
 }
@@ -149,7 +154,11 @@ export function createChainVerifier(publicKey: KeyObject, options: ChainVerifier
   let lastHash = from ? from.hash : GENESIS_PREV_HASH;
   let checked = 0;
   return {
-    check(event: ChainEvent): ChainBreak | null {
+    /**
+     * `signatureValid`, when given, is the outcome of verifyEventSignature(event.hash, event.signature, key)
+     * computed elsewhere (the service checks signatures on worker threads); absent, it is computed here.
+     */
+    check(event: ChainEvent, signatureValid?: boolean): ChainBreak | null {
       const at = (reason: ChainBreakReason): ChainBreak => ({ sequence: event.sequence, event_id: event.id, reason });
       if (from && checked === 0 && event.sequence !== from.sequence) {
         return { sequence: from.sequence, event_id: null, reason: "rollback" };
@@ -158,7 +167,9 @@ export function createChainVerifier(publicKey: KeyObject, options: ChainVerifier
       if (event.sequence !== expectedSequence) return at("sequence_gap");
       if (previousHash !== null && event.prev_hash !== previousHash) return at("prev_hash_mismatch");
       if (computeEventHash(event) !== event.hash) return at("hash_mismatch");
-      if (!verifyEventSignature(event.hash, event.signature, publicKey)) return at("signature_invalid");
+      if (!(signatureValid ?? verifyEventSignature(event.hash, event.signature, publicKey))) {
+        return at("signature_invalid");
+      }
       if (mustContain.some((p) => p.sequence === event.sequence && p.hash !== event.hash)) return at("rollback");
       expectedSequence++;
       previousHash = event.hash;
