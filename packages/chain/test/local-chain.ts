@@ -1,3 +1,4 @@
+/// <reference path="./solc.d.ts" />
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
