@@ -15,7 +15,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadIssuerFile, loadLabelFile } from "@crs/chain";
-import { type StablecoinScenario, startStablecoinScenario } from "@crs/chain/testing";
+import { STABLECOIN_SCENARIO, type StablecoinScenario, startStablecoinScenario } from "@crs/chain/testing";
 import { AssetMap, type Job, type OperationDefinition } from "@crs/contract";
 import { buildScenarioChain, SyntheticChainProvider } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
@@ -85,8 +85,8 @@ async function mapWith(source: TraceSource): Promise<AssetMap> {
     const created = await call("crypto.createAssetMap", {
       body: {
         matter_id: matterId,
-        chains: ["evm:31337"],
-        wallets: [{ address: scenario.subject, incident_block: 4 }],
+        chains: [STABLECOIN_SCENARIO.network],
+        wallets: [{ address: scenario.subject, incident_block: STABLECOIN_SCENARIO.incidentBlock }],
         source_refs: [{ source_id: "exhibit-4", source_type: "court_record", title: "Exhibit 4: wallet list" }],
       },
     });
