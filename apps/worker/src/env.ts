@@ -19,6 +19,8 @@ const WORKER_ENV_FIELDS = {
   CHAIN_NATIVE_TRANSFERS: blankIsUnset(z.enum(["trace_filter", "off"]).default("trace_filter")),
   /** label files (format crs-labels/1), separated by commas: exchange and service attributions for live traces */
   CHAIN_LABEL_FILES: blankIsUnset(z.string().optional()),
+  /** issuer-controls files (format crs-issuers/1), separated by commas: stablecoins beyond the built-in registry */
+  CHAIN_ISSUER_FILES: blankIsUnset(z.string().optional()),
 };
 
 /** The worker's whole configuration, parsed once at startup. The only reader of process.env in this app. */

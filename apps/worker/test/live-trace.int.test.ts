@@ -5,11 +5,10 @@
  * forwards tainted value), the worker configured the way its environment configures it
  * (CHAIN_RPC_URL, CHAIN_NETWORK, CHAIN_LABEL_FILES), and the map read back with real transaction hashes.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { type LocalChain, startAnvil } from "@crs/chain/testing";
 import type { Job } from "@crs/contract";
 import { createTestDatabase } from "@crs/db/testing";
 import { createTraceProviders, issueLiveKey, runWrite, systemActor } from "@crs/services";
@@ -30,7 +29,7 @@ const MNEMONIC = "test test test test test test test test test test test junk";
 const accounts = Array.from({ length: 6 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }));
 const [, subject, hop, deposit, hotWallet] = accounts.map((account) => account.address.toLowerCase());
 
-let anvil: ChildProcess;
+let anvil: LocalChain;
 let rpcUrl: string;
 let workDir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -38,33 +37,9 @@ let deps: ReturnType<typeof createTestServiceDeps>;
 let worker: RunningWorker;
 const hashes: Hex[] = [];
 
-function anvilBinary(): string {
-  const require = createRequire(import.meta.url);
-  const launcher = createRequire(require.resolve("@foundry-rs/anvil/package.json"));
-  const platform = process.arch === "arm64" ? "anvil-linux-arm64" : "anvil-linux-amd64";
-  return join(dirname(launcher.resolve(`@foundry-rs/${platform}/package.json`)), "bin", "anvil");
-}
-
-async function startAnvil(): Promise<string> {
-  anvil = spawn(anvilBinary(), ["--host", "127.0.0.1", "--port", "0", "--accounts", "2", "--chain-id", "31337"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise<string>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`anvil did not start:\n${output}`)), 30_000);
-    anvil.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(`http://${match[1]}`);
-      }
-    });
-  });
-}
-
 beforeAll(async () => {
-  rpcUrl = await startAnvil();
+  anvil = await startAnvil(["--accounts", "2", "--chain-id", "31337"]);
+  rpcUrl = anvil.url;
   const node = createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl) })
     .extend(publicActions)
     .extend(walletActions);
@@ -127,7 +102,7 @@ afterAll(async () => {
   await worker?.stop();
   await deps?.close();
   await database?.drop();
-  anvil?.kill("SIGTERM");
+  await anvil?.stop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 

@@ -1,2 +1,3 @@
 export * from "./evm-provider";
+export * from "./issuer-file";
 export * from "./label-store";

@@ -1,79 +1,34 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
-  type AddressLabel,
   buildScenarioChain,
   createIssuerRegistry,
   createLabelIndex,
-  type IssuerControls,
   KNOWN_ISSUER_CONTROLS,
-  peelChainToExchangeSteps,
-  type ScenarioSpec,
-  type ScenarioStep,
   SyntheticChainProvider,
   type TraceResult,
   traceOutflows,
-  ZERO_ADDRESS,
 } from "@crs/core";
-import { createTestClient, type Hex, http, publicActions, walletActions } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
-import { foundry } from "viem/chains";
+import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EvmRpcProvider, loadLabelFile } from "../src/index";
-import { compileStable, type LocalChain, startAnvil } from "./local-chain";
+import { EvmRpcProvider, parseIssuerDocument, parseLabelDocument } from "../src/index";
+import { STABLECOIN_SCENARIO, type StablecoinScenario, startStablecoinScenario } from "./local-chain";
 
-const MNEMONIC = "test test test test test test test test test test test junk";
-const EPOCH = 1_767_225_600;
-const BLOCK_TIME = 12;
-const NETWORK = "evm:31337";
+const { network: NETWORK, incidentBlock: INCIDENT_BLOCK } = STABLECOIN_SCENARIO;
 const TRACED_AT = "2026-07-05T12:00:00.000Z";
-const TUSD = 10n ** 6n;
 
-const accounts = Array.from({ length: 12 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }));
-const address = (i: number) => accounts[i]!.address.toLowerCase();
-const deployer = accounts[0]!;
-const subject = address(1);
-const hops = [address(2), address(3), address(4)];
-const sides = [address(5), address(6), address(7)];
-const deposit = address(8);
-const hotWallet = address(9);
-const gasFunder = address(10);
-const INCIDENT_BLOCK = 4;
-
-let chain: LocalChain;
-let workDir: string;
+let scenario: StablecoinScenario;
+let chain: StablecoinScenario["chain"];
+let subject: string;
+let hops: string[];
+let sides: string[];
+let deposit: string;
+let hotWallet: string;
 let token: string;
-let blacklistBlock: number;
 let headBlock: bigint;
-let steps: ScenarioStep[];
-const receipts: Hex[] = [];
-let labels: AddressLabel[];
-let controls: IssuerControls;
+let labels: ReturnType<typeof parseLabelDocument>;
+let controls: ReturnType<typeof parseIssuerDocument>;
 let anvilResult: TraceResult;
-
-function client(url: string) {
-  return createTestClient({ chain: foundry, mode: "anvil", transport: http(url) })
-    .extend(publicActions)
-    .extend(walletActions);
-}
-
-/** Mines empty blocks up to `block − 1` with scenario timestamps, then lets `send` land in `block`. */
-async function atBlock(url: string, block: number, send: () => Promise<Hex>): Promise<Hex> {
-  const node = client(url);
-  for (let current = Number(await node.getBlockNumber()); current < block - 1; current++) {
-    await node.setNextBlockTimestamp({ timestamp: BigInt(EPOCH + (current + 1) * BLOCK_TIME) });
-    await node.mine({ blocks: 1 });
-  }
-  await node.setNextBlockTimestamp({ timestamp: BigInt(EPOCH + block * BLOCK_TIME) });
-  const hash = await send();
-  const receipt = await node.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-  expect(Number(receipt.blockNumber)).toBe(block);
-  return hash;
-}
 
 function trace(provider: EvmRpcProvider | SyntheticChainProvider) {
   return traceOutflows(
@@ -94,12 +49,12 @@ function trace(provider: EvmRpcProvider | SyntheticChainProvider) {
     {
       provider,
       labels: createLabelIndex(labels),
-      issuers: createIssuerRegistry([...KNOWN_ISSUER_CONTROLS, controls]),
+      issuers: createIssuerRegistry([...KNOWN_ISSUER_CONTROLS, ...controls]),
     },
   );
 }
 
-/** The map without what necessarily differs between two chains holding the same history: hashes, sources, readiness. */
+/** The map without what necessarily differs between two providers of the same history: the requests behind each fact, readiness. */
 function comparable(result: TraceResult): unknown {
   const drop = new Set([
     "source_refs",
@@ -107,10 +62,6 @@ function comparable(result: TraceResult): unknown {
     "frozen_source_refs",
     "source",
     "provider",
-    "tx_hash",
-    "edge_id",
-    "edge_ids",
-    "path_edge_ids",
     "packet_readiness",
     "readiness_reasons",
     "finalized_through",
@@ -130,117 +81,17 @@ function comparable(result: TraceResult): unknown {
 }
 
 beforeAll(async () => {
-  chain = await startAnvil(["--accounts", "12", "--timestamp", String(EPOCH), "--chain-id", "31337"]);
-  workDir = await mkdtemp(join(tmpdir(), "crs-chain-"));
-  const node = client(chain.url);
-  const { abi, bytecode } = compileStable();
-  const deployHash = await atBlock(chain.url, 1, () => node.deployContract({ abi, bytecode, account: deployer }));
-  token = (await node.getTransactionReceipt({ hash: deployHash })).contractAddress!.toLowerCase();
-
-  steps = [
-    { block: 3, from: ZERO_ADDRESS, to: subject, asset: "usd", amount: 100_000n * TUSD },
-    ...peelChainToExchangeSteps({
-      subject,
-      hops,
-      sides,
-      deposit,
-      hotWallet,
-      gasFunder,
-      token: "usd",
-      native: "eth",
-      amount: 100_000n * TUSD,
-      peelPercent: 10n,
-      gas: 10n ** 16n,
-      startBlock: INCIDENT_BLOCK + 1,
-    }),
-  ];
-  for (const step of steps) {
-    const sender = accounts.find((a) => a.address.toLowerCase() === step.from);
-    const hash = await atBlock(chain.url, step.block, () => {
-      if (step.asset === "eth")
-        return node.sendTransaction({ account: sender!, to: step.to as Hex, value: step.amount });
-      if (step.from === ZERO_ADDRESS) {
-        return node.writeContract({
-          address: token as Hex,
-          abi,
-          functionName: "mint",
-          args: [step.to, step.amount],
-          account: deployer,
-        });
-      }
-      return node.writeContract({
-        address: token as Hex,
-        abi,
-        functionName: "transfer",
-        args: [step.to, step.amount],
-        account: sender!,
-      });
-    });
-    receipts.push(hash);
-  }
-  blacklistBlock = steps.at(-1)!.block + 2;
-  await atBlock(chain.url, blacklistBlock, () =>
-    node.writeContract({ address: token as Hex, abi, functionName: "blacklist", args: [sides[1]], account: deployer }),
-  );
-  // Bury everything under anvil's finality depth (64 blocks) so the sources are final.
-  await atBlock(chain.url, blacklistBlock + 70, () =>
-    node.sendTransaction({ account: accounts[11]!, to: accounts[11]!.address, value: 0n }),
-  );
-  headBlock = await node.getBlockNumber();
-
-  const labelFile = join(workDir, "exchange-labels.json");
-  await writeFile(
-    labelFile,
-    JSON.stringify({
-      format: "crs-labels/1",
-      dataset: "test-exchange-attributions",
-      license: "internal",
-      retrieved_at: "2026-07-01T00:00:00Z",
-      labels: [
-        {
-          network: NETWORK,
-          address: hotWallet,
-          entity: "Exchange A",
-          category: "exchange",
-          confidence: "service_api",
-          source_uri: "https://exchange-a.example/proof-of-reserves",
-          as_of: "2026-07-01",
-        },
-        {
-          network: NETWORK,
-          address: gasFunder,
-          entity: "Exchange A",
-          category: "exchange",
-          confidence: "service_api",
-          source_uri: "https://exchange-a.example/proof-of-reserves",
-          as_of: "2026-07-01",
-        },
-      ],
-    }),
-  );
-  labels = await loadLabelFile(labelFile);
-  controls = {
-    network: NETWORK,
-    contract: token,
-    issuer: "Test Stable Issuer",
-    symbol: "TUSD",
-    freeze_check: "isBlacklisted",
-    freeze_functions: ["blacklist(address)", "unBlacklist(address)"],
-    freeze_role: "contract owner",
-    seize_function: "destroyBlackFunds(address)",
-    policy_notes: null,
-    remediation: ["Ask the issuer to blacklist the holding address."],
-    source: { title: "packages/chain/test/contracts/Stable.sol", uri: "file:Stable.sol", as_of: "2026-07-05" },
-    synthetic: false,
-  };
+  scenario = await startStablecoinScenario();
+  ({ chain, subject, hops, sides, deposit, hotWallet, token, headBlock } = scenario);
+  labels = parseLabelDocument(scenario.labelDocument);
+  controls = parseIssuerDocument(scenario.issuerDocument);
   const provider = new EvmRpcProvider({ url: chain.url, network: NETWORK, now: () => new Date(TRACED_AT) });
   anvilResult = await trace(provider);
 }, 120_000);
 
 afterAll(async () => {
   await chain?.stop();
-  if (workDir) await rm(workDir, { recursive: true, force: true });
-  expect(chain.process.exitCode !== null || chain.process.signalCode !== null).toBe(true);
+  if (chain) expect(chain.process.exitCode !== null || chain.process.signalCode !== null).toBe(true);
 });
 
 describe("trace over a real EVM node (anvil)", () => {
@@ -261,10 +112,11 @@ describe("trace over a real EVM node (anvil)", () => {
   });
 
   it("reports the real transaction hashes and log positions", () => {
-    const tokenSteps = steps
-      .map((step, i) => ({ step, hash: receipts[i]! }))
-      .filter(({ step }) => step.asset === "usd");
-    const expected = tokenSteps.slice(1).map(({ hash }) => hash);
+    // The token transfers after the mint, in order.
+    const expected = scenario.steps
+      .filter((step) => step.asset === "usd")
+      .slice(1)
+      .map((step) => step.tx_hash);
     expect(anvilResult.edges.map((e) => e.tx_hash)).toEqual(expected);
     expect(anvilResult.edges.every((e) => e.event_index === 0 && e.tx_index === 0 && e.finalized)).toBe(true);
   });
@@ -311,22 +163,9 @@ describe("trace over a real EVM node (anvil)", () => {
   });
 
   it("gives the same map on the synthetic chain built from the same scenario (differential)", async () => {
-    const spec: ScenarioSpec = {
-      name: "anvil-peel-chain",
-      network: NETWORK,
-      epoch: EPOCH,
-      blockTime: BLOCK_TIME,
-      assets: {
-        eth: { kind: "native", contract: null, decimals: 18, symbol: "ETH" },
-        usd: { kind: "erc20", contract: token, decimals: 6, symbol: "TUSD" },
-      },
-      genesis: accounts.map((account) => ({ address: account.address, asset: "eth", amount: 10_000n * 10n ** 18n })),
-      steps,
-      labels,
-      freezes: [{ asset: "usd", address: sides[1]!, fromBlock: blacklistBlock }],
-      issuers: [controls],
-    };
-    const synthetic = buildScenarioChain(spec);
+    // The synthetic chain carries the real transaction hashes (the scenario's steps hold them), so
+    // the edge ids agree too; only the chain requests behind each fact differ.
+    const synthetic = buildScenarioChain(scenario.spec(labels, controls));
     const provider = new SyntheticChainProvider(synthetic, { pageSize: 2 });
     const overProvider = await trace(provider);
     expect(comparable(overProvider)).toEqual(comparable(anvilResult));

@@ -3,6 +3,7 @@ export * from "./event-chain";
 export * from "./openapi";
 export * from "./operation";
 export * from "./operations/index";
+export * from "./schemas/asset-map";
 export * from "./schemas/common";
 export * from "./schemas/events";
 export * from "./scopes";

@@ -1,6 +1,19 @@
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import { JsonObject, ObjectIdParam, SourceRefInput, Timestamp } from "../schemas/common";
+import {
+  AssetMapEdge,
+  AssetMapFlow,
+  AssetMapTerminal,
+  AssetMapWallet,
+  AssetTotals,
+  ExchangeHypothesis,
+  SourceManifestEntry,
+  StablecoinExposure,
+  TokenExposure,
+  TraceBlockRange,
+  TraceTruncation,
+} from "../schemas/asset-map";
+import { ObjectIdParam, SourceRefInput, Timestamp } from "../schemas/common";
 import { LEGACY_VERSION } from "../versions";
 import { JobError, TraceWalletInput } from "./jobs";
 import { ReviewState } from "./judgments";
@@ -39,8 +52,6 @@ export const CreateAssetMapBody = z
   });
 export type CreateAssetMapBody = z.infer<typeof CreateAssetMapBody>;
 
-const Records = z.array(JsonObject);
-
 export const AssetMap = z
   .object({
     object: z.literal("crypto_asset_map"),
@@ -58,21 +69,25 @@ export const AssetMap = z
     hops: z.number().int().nullable(),
     max_hops: z.number().int(),
     subjects: z.array(z.string()),
-    wallets: Records,
-    edges: Records,
-    flows: Records,
-    terminals: Records,
+    wallets: z.array(AssetMapWallet).meta({ description: "every address reached, subjects first" }),
+    edges: z.array(AssetMapEdge).meta({ description: "each transfer followed" }),
+    flows: z.array(AssetMapFlow).meta({ description: "edges summed per (from, to, asset)" }),
+    terminals: z
+      .array(AssetMapTerminal)
+      .meta({ description: "where the trace stops: attributed exchanges, mixers, bridges, issuers, unlabelled hubs" }),
     edge_count: z.number().int(),
     node_count: z.number().int(),
-    exchange_hypotheses: Records,
-    token_exposures: Records,
-    stablecoin_exposure: Records,
-    totals: Records,
+    exchange_hypotheses: z.array(ExchangeHypothesis),
+    token_exposures: z.array(TokenExposure).meta({ description: "tainted value by asset and wallet" }),
+    stablecoin_exposure: z
+      .array(StablecoinExposure)
+      .meta({ description: "stablecoin holdings with the issuer's freeze capability and the live freeze-list read" }),
+    totals: z.array(AssetTotals).meta({ description: "per asset: what left the subjects and where it ended" }),
     truncated: z.boolean(),
-    truncation: Records,
-    block_range: JsonObject.nullable(),
-    source_refs: Records.meta({ description: "the case documents the request named" }),
-    source_manifest: Records.meta({
+    truncation: z.array(TraceTruncation).meta({ description: "which budget or limit cut the trace; empty when none" }),
+    block_range: TraceBlockRange.nullable(),
+    source_refs: z.array(SourceRefInput).meta({ description: "the case documents the request named" }),
+    source_manifest: z.array(SourceManifestEntry).meta({
       description: "every source a fact rests on (chain requests, labels, issuer notes, case documents), by source_id",
     }),
     error: JobError.nullable(),

@@ -1,7 +1,15 @@
 import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
-import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
+import {
+  NODE_EXPANDED,
+  NODE_HUB,
+  NODE_SKIPPED,
+  NODE_SUBJECT,
+  NODE_TERMINAL,
+  type TruncationReason,
+  UNREACHED,
+} from "./discovery";
 import {
   assessReadiness,
   type Confidence,
@@ -243,7 +251,7 @@ export interface TraceResult {
     edges_read: number;
   };
   truncated: boolean;
-  truncation: Array<{ reason: string; detail: string }>;
+  truncation: Array<{ reason: TruncationReason; detail: string }>;
   sources: SourceEntry[];
 }
 

@@ -29,6 +29,8 @@ export interface ScenarioStep {
   to: string;
   asset: string;
   amount: bigint;
+  /** The transaction's hash on the node the scenario was replayed on; without one the chain derives a hash. */
+  tx_hash?: string;
 }
 
 export function buildScenarioChain(spec: ScenarioSpec): SyntheticChain {
@@ -48,7 +50,14 @@ export function buildScenarioChain(spec: ScenarioSpec): SyntheticChain {
     writer.allocate(writer.node(allocation.address), assetIndex(allocation.asset), allocation.amount);
   }
   for (const step of spec.steps) {
-    writer.transfer(writer.node(step.from), writer.node(step.to), assetIndex(step.asset), step.amount, step.block);
+    const event = writer.transfer(
+      writer.node(step.from),
+      writer.node(step.to),
+      assetIndex(step.asset),
+      step.amount,
+      step.block,
+    );
+    if (step.tx_hash !== undefined) writer.setTxHash(event, step.tx_hash);
   }
   writer.labels.push(...spec.labels);
   for (const freeze of spec.freezes) {

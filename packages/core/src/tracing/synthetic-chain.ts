@@ -71,6 +71,8 @@ export class SyntheticChainWriter {
   readonly labels: AddressLabel[] = [];
   readonly frozenFrom = new Map<string, number>();
   readonly issuers: IssuerControls[] = [];
+  /** Transaction hashes given to events (a scenario replayed on a real node); other events get derived ones. */
+  private readonly txHashes = new Map<number, string>();
 
   constructor(
     network: Network,
@@ -155,6 +157,16 @@ export class SyntheticChainWriter {
     if (!isMint) this.balances[asset]![from]! -= amount;
     this.balances[asset]![to]! += amount;
     return e;
+  }
+
+  /**
+   * Gives event `event` the hash its transaction has on a real node, so a chain built from a scenario
+   * replayed there carries the same hashes (and so the same edge ids) as the node.
+   */
+  setTxHash(event: number, hash: string): void {
+    if (!(Number.isInteger(event) && event >= 0 && event < this.count)) throw new RangeError(`no event ${event}`);
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new RangeError(`${hash} is not a 32-byte hex transaction hash`);
+    this.txHashes.set(event, hash.toLowerCase());
   }
 
   label(
@@ -244,6 +256,7 @@ export class SyntheticChainWriter {
       uri: null,
     };
     const noLabels: readonly AddressLabel[] = [];
+    const txHashes = new Map(this.txHashes);
     const graph: TransferGraph = {
       network,
       ...columns,
@@ -252,7 +265,8 @@ export class SyntheticChainWriter {
       sources: [source],
       addressOf: (node) => addresses[node]!,
       nodeOf: (address) => nodeIds.get(normalizeAddress(network, address)),
-      txHashOf: (event) => `0x${createHash("sha256").update(`${network}|${seed}|${event}`).digest("hex")}`,
+      txHashOf: (event) =>
+        txHashes.get(event) ?? `0x${createHash("sha256").update(`${network}|${seed}|${event}`).digest("hex")}`,
       sourceOf: () => 0,
       nodeLabels: (node) => labelsByNode.get(node) ?? noLabels,
       balanceAt: (node, asset, block) => {
@@ -303,6 +317,8 @@ export class SyntheticChainWriter {
             genesis: [...genesis].sort((a, b) => a[0] - b[0]).map(([k, v]) => [k, v.toString()]),
             labels,
             frozen: [...frozenFrom].sort(),
+            // Only scenarios replayed on a node carry given hashes; generated chains keep their digests.
+            ...(txHashes.size > 0 ? { tx_hashes: [...txHashes].sort((a, b) => a[0] - b[0]) } : {}),
           }),
         );
         return hash.digest("hex");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   AMOUNT_OVERFLOW,
+  buildScenarioChain,
   createIssuerRegistry,
   generateSyntheticChain,
   SyntheticChainProvider,
@@ -46,6 +47,45 @@ describe("synthetic chain generator", () => {
     expect(chain.labels.every((l) => l.entity.endsWith("(synthetic)") && l.source.dataset === "synthetic")).toBe(true);
     expect(new Set(chain.labels.map((l) => l.category))).toEqual(
       new Set(["issuer", "exchange", "mixer", "bridge", "sanctioned"]),
+    );
+  });
+});
+
+describe("scenario chains", () => {
+  const A = "0x00000000000000000000000000000000000000a1";
+  const B = "0x00000000000000000000000000000000000000b2";
+  const spec = (steps: Array<{ tx_hash?: string }>) => ({
+    name: "hashes",
+    network: "evm:31337",
+    epoch: 0,
+    blockTime: 12,
+    assets: { eth: { kind: "native" as const, contract: null, decimals: 18, symbol: "ETH" } },
+    genesis: [{ address: A, asset: "eth", amount: 10n }],
+    steps: steps.map((step, i) => ({ block: i + 1, from: A, to: B, asset: "eth", amount: 1n, ...step })),
+    labels: [],
+    freezes: [],
+    issuers: [],
+  });
+
+  it("carries the transaction hashes a replayed scenario gives, and derives the others", async () => {
+    const real = `0x${"Ab".repeat(32)}`;
+    const chain = buildScenarioChain(spec([{ tx_hash: real }, {}]));
+    const page = await new SyntheticChainProvider(chain).transfers({
+      address: A,
+      fromBlock: 0n,
+      toBlock: 2n,
+      cursor: null,
+    });
+    const hashes = page.items.map((t) => t.tx_hash);
+    expect(hashes[0]).toBe(real.toLowerCase());
+    expect(hashes[1]).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(hashes[1]).not.toBe(hashes[0]);
+    expect(chain.digest()).not.toBe(buildScenarioChain(spec([{}, {}])).digest());
+  });
+
+  it("refuses a hash that is not 32 bytes of hex", () => {
+    expect(() => buildScenarioChain(spec([{ tx_hash: "0x1234" }]))).toThrow(
+      /0x1234 is not a 32-byte hex transaction hash/,
     );
   });
 });

@@ -1,3 +1,4 @@
+import type { AssetMap } from "@crs/contract";
 import type { Environment, JobError, TraceResult } from "@crs/core";
 import { TraceRequestError, traceOutflows } from "@crs/core";
 import type { StoredTraceInput } from "../jobs/trace-input";
@@ -25,8 +26,37 @@ export interface TraceJobContext {
   timeBudgetMs?: number;
 }
 
-/** The trace fields of an asset map and of a `crypto.trace` job's result, from the engine's result. */
-export function assetMapFieldsOf(result: TraceResult) {
+/** The trace fields of an asset map as the operation's schema types them, plus the taint model the job keeps. */
+export type AssetMapFields = Pick<
+  AssetMap,
+  | "chain"
+  | "source"
+  | "provider"
+  | "traced_at"
+  | "hops"
+  | "max_hops"
+  | "subjects"
+  | "wallets"
+  | "edges"
+  | "flows"
+  | "terminals"
+  | "edge_count"
+  | "node_count"
+  | "exchange_hypotheses"
+  | "token_exposures"
+  | "stablecoin_exposure"
+  | "totals"
+  | "truncated"
+  | "truncation"
+  | "block_range"
+  | "source_manifest"
+> & { taint_model: TraceResult["taint_model"] };
+
+/**
+ * The trace fields of an asset map and of a `crypto.trace` job's result, from the engine's result. The
+ * return type is the contract's: the compiler holds the engine's result to the documented schema.
+ */
+export function assetMapFieldsOf(result: TraceResult): AssetMapFields {
   return {
     chain: result.chain,
     source: result.source,
@@ -52,7 +82,6 @@ export function assetMapFieldsOf(result: TraceResult) {
     source_manifest: result.sources,
   };
 }
-export type AssetMapFields = ReturnType<typeof assetMapFieldsOf>;
 
 /**
  * Runs the trace a `crypto.trace` job asks for: the sandbox reads the synthetic chain, live the
