@@ -7,7 +7,7 @@ import {
   retryAfterSeconds,
   type SharedBucket,
 } from "@crs/core";
-import type { JSONValue, Sql } from "postgres";
+import type { Sql } from "postgres";
 
 export type { RateLimitPolicy } from "@crs/core";
 
@@ -53,10 +53,12 @@ interface LocalBucket {
 
 interface BucketRow {
   tokens: number | null;
-  updated_ms: number | null;
-  leases: SharedBucket["leases"] | null;
+  /** microseconds since the epoch, as text (exact: a timestamp's own precision) */
+  updated_us: string | null;
+  /** jsonb as text: the client under drizzle passes json through unparsed */
+  leases: string | null;
   version: string | null;
-  now_ms: number;
+  now_us: string;
 }
 
 /**
@@ -144,19 +146,19 @@ export class BucketLeases {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const startedAt = this.now();
       const [row] = await this.sql<BucketRow[]>`
-        select b.tokens, (extract(epoch from b.updated_at) * 1000)::float8 as updated_ms, b.leases,
-               b.version::text as version, (extract(epoch from n.now) * 1000)::float8 as now_ms
+        select b.tokens, (extract(epoch from b.updated_at) * 1000000)::bigint::text as updated_us, b.leases::text as leases,
+               b.version::text as version, (extract(epoch from n.now) * 1000000)::bigint::text as now_us
           from (select clock_timestamp() as now) n
           left join rate_limit_buckets b on b.bucket = ${bucket}`;
       if (!row) throw new Error("rate limit: the bucket read returned no row");
       const current: SharedBucket | null =
         row.version === null
           ? null
-          : { tokens: Number(row.tokens), updatedAtMs: Number(row.updated_ms), leases: row.leases ?? {} };
+          : { tokens: Number(row.tokens), updatedAtMs: Number(row.updated_us) / 1000, leases: parseLeases(row.leases) };
       if (current === null && want === 0) break;
       const result = drawFromBucket(current, {
         policy,
-        nowMs: Number(row.now_ms),
+        nowMs: Number(row.now_us) / 1000,
         holder: this.holder,
         want,
         settle,
@@ -191,18 +193,20 @@ export class BucketLeases {
 
   /** Compare-and-set on `version` (null: the row is new). False when another draw got there first. */
   private async write(bucket: string, version: string | null, next: SharedBucket): Promise<boolean> {
-    const updatedAt = new Date(next.updatedAtMs);
-    const leases = this.sql.json(next.leases as unknown as JSONValue);
+    const sql = this.sql;
+    // Written back to the microsecond it was read at, so no refill is ever counted twice.
+    const updatedAt = sql`timestamptz 'epoch' + ${String(Math.round(next.updatedAtMs * 1000))}::bigint * interval '1 microsecond'`;
+    const leases = JSON.stringify(next.leases);
     if (version === null) {
       const inserted = await this.sql`
         insert into rate_limit_buckets (bucket, tokens, updated_at, leases, version)
-        values (${bucket}, ${next.tokens}, ${updatedAt}, ${leases}, 0)
+        values (${bucket}, ${next.tokens}, ${updatedAt}, ${leases}::jsonb, 0)
         on conflict (bucket) do nothing`;
       return inserted.count === 1;
     }
     const updated = await this.sql`
       update rate_limit_buckets
-         set tokens = ${next.tokens}, updated_at = ${updatedAt}, leases = ${leases},
+         set tokens = ${next.tokens}, updated_at = ${updatedAt}, leases = ${leases}::jsonb,
              version = version + 1
        where bucket = ${bucket} and version = ${version}::bigint`;
     return updated.count === 1;
@@ -225,6 +229,10 @@ export class BucketLeases {
     );
     local.timer.unref();
   }
+}
+
+function parseLeases(text: string | null): SharedBucket["leases"] {
+  return text ? (JSON.parse(text) as SharedBucket["leases"]) : {};
 }
 
 /** The answer of a draw that only settled a lease (nobody reads it). */
