@@ -210,17 +210,14 @@ async function fixedRate(url: string, path: string, key: string, rate: number, s
   const one = () =>
     new Promise<void>((done) => {
       const sent = performance.now();
-      const request = get(
-        { hostname, port, path, agent, headers: { authorization: `Bearer ${key}` } },
-        (response) => {
-          response.on("data", () => {});
-          response.on("end", () => {
-            if (response.statusCode === 200) latencies.push(performance.now() - sent);
-            else failures++;
-            done();
-          });
-        },
-      );
+      const request = get({ hostname, port, path, agent, headers: { authorization: `Bearer ${key}` } }, (response) => {
+        response.on("data", () => {});
+        response.on("end", () => {
+          if (response.statusCode === 200) latencies.push(performance.now() - sent);
+          else failures++;
+          done();
+        });
+      });
       request.on("error", () => {
         failures++;
         done();
@@ -283,7 +280,8 @@ async function main(): Promise<void> {
         await deps.sql`
           update organizations set rate_per_second = 1e6, rate_burst = 1000000 where id = ${each.organization_id}`;
       }
-      for (const { events, key: each } of listKeys) await seedEvents(deps.sql, each.organization_id, each.environment, events);
+      for (const { events, key: each } of listKeys)
+        await seedEvents(deps.sql, each.organization_id, each.environment, events);
     } finally {
       await deps.close();
     }
@@ -363,6 +361,20 @@ async function main(): Promise<void> {
       "\nreq/s = completed responses / run duration; p50/p99 = autocannon latency percentiles " +
         "(whole milliseconds); errors = connection errors + timeouts.",
     );
+    const admittedByOurs =
+      rows.filter((row) => row.server === "ours").reduce((sum, row) => sum + row.result["2xx"], 0) + 1; // + the setup POST
+    const counter = createServiceDeps({ databaseUrl: db.url, secrets, publicBaseUrl: "http://127.0.0.1", poolSize: 1 });
+    try {
+      const [bucket] = await counter.sql<{ version: string }[]>`
+        select version::text as version from rate_limit_buckets where bucket = ${`key:${key.key_id}`}`;
+      const writes = Number(bucket?.version ?? 0) + 1;
+      console.log(
+        `rate limit: ${writes} writes to the key's bucket row for ${admittedByOurs} admitted requests ` +
+          `(${(writes / admittedByOurs).toFixed(3)} per request, warm-ups included in the writes; the rest came from leases in memory)`,
+      );
+    } finally {
+      await counter.close();
+    }
 
     console.log(
       `\nevents list: GET /v1/events?limit=100 at ${config.BENCH_LIST_RATE} req/s for ${config.BENCH_DURATION} s ` +
@@ -372,7 +384,8 @@ async function main(): Promise<void> {
     for (const { events, key: each } of listKeys) {
       for (const server of [ours, baseline]) {
         const path = `/v1/events?limit=100${server.name === "baseline" ? `&organization=${each.organization_id}` : ""}`;
-        if (config.BENCH_WARMUP > 0) await fixedRate(server.url, path, each.key, config.BENCH_LIST_RATE, config.BENCH_WARMUP);
+        if (config.BENCH_WARMUP > 0)
+          await fixedRate(server.url, path, each.key, config.BENCH_LIST_RATE, config.BENCH_WARMUP);
         const run = await fixedRate(server.url, path, each.key, config.BENCH_LIST_RATE, config.BENCH_DURATION);
         listRows.push({ events, server: server.name, run });
       }

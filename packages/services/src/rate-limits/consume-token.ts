@@ -1,12 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import {
-  drawFromBucket,
-  nextWant,
-  type RateLimitPolicy,
-  retryAfterSeconds,
-  type SharedBucket,
-} from "@crs/core";
+import { drawFromBucket, nextWant, type RateLimitPolicy, retryAfterSeconds, type SharedBucket } from "@crs/core";
 import type { Sql } from "postgres";
 
 export type { RateLimitPolicy } from "@crs/core";
