@@ -21,6 +21,8 @@ export const SANDBOX_KEY_MINT_LIMIT: RateLimitPolicy = { perSecond: 10 / 60, bur
 export const LEASE_TTL_MS = 5_000;
 /** How long this process spends from a lease, counted from before it asked: well inside LEASE_TTL_MS. */
 export const LEASE_LOCAL_MS = 1_000;
+/** Buckets remembered per process before idle ones (no lease, no draw under way) are forgotten. */
+const MAX_BUCKETS = 10_000;
 /** Compare-and-set attempts on the bucket row before a draw gives up (a 500, never an admission). */
 const MAX_ATTEMPTS = 50;
 
@@ -42,6 +44,8 @@ interface LocalBucket {
   policy: RateLimitPolicy;
   /** draws on this bucket run one after another */
   tail: Promise<unknown>;
+  /** draws queued or under way */
+  pending: number;
   timer: NodeJS.Timeout | null;
 }
 
@@ -80,11 +84,10 @@ export class BucketLeases {
     local.policy = policy;
     const fromMemory = this.spendFromLease(local, policy);
     if (fromMemory) return fromMemory;
-    const turn = local.tail.then(
+    return this.enqueue(
+      local,
       () => this.spendFromLease(local, policy) ?? this.draw(bucket, local, policy, this.closed ? 1 : local.want),
     );
-    local.tail = turn.catch(() => undefined);
-    return turn;
   }
 
   /** Hands every lease back (at shutdown); later requests draw one token at a time. */
@@ -94,20 +97,42 @@ export class BucketLeases {
       [...this.buckets].map(([bucket, local]) => {
         if (local.timer) clearTimeout(local.timer);
         local.timer = null;
-        const settle = local.tail.then(() => (local.lease ? this.draw(bucket, local, local.policy, 0) : undefined));
-        local.tail = settle.catch(() => undefined);
-        return local.tail;
+        return this.enqueue(local, () => (local.lease ? this.draw(bucket, local, local.policy, 0) : undefined)).catch(
+          () => undefined,
+        );
       }),
     );
+  }
+
+  /** Runs `step` after every draw queued before it on this bucket. */
+  private enqueue<T>(local: LocalBucket, step: () => T | Promise<T>): Promise<T> {
+    local.pending += 1;
+    const turn = local.tail.then(step).finally(() => {
+      local.pending -= 1;
+    });
+    local.tail = turn.catch(() => undefined);
+    return turn;
   }
 
   private local(bucket: string, policy: RateLimitPolicy): LocalBucket {
     let local = this.buckets.get(bucket);
     if (!local) {
-      local = { lease: null, want: 1, policy, tail: Promise.resolve(), timer: null };
+      if (this.buckets.size >= MAX_BUCKETS) this.forgetIdle();
+      local = { lease: null, want: 1, policy, tail: Promise.resolve(), pending: 0, timer: null };
       this.buckets.set(bucket, local);
     }
     return local;
+  }
+
+  /**
+   * Forgets buckets holding no lease with no draw under way. One still drawing is kept: two local
+   * records of one bucket would draw as the same holder at once, and one could spend a lease the other
+   * had already handed back.
+   */
+  private forgetIdle(): void {
+    for (const [bucket, local] of this.buckets) {
+      if (local.lease === null && local.pending === 0 && local.timer === null) this.buckets.delete(bucket);
+    }
   }
 
   private spendFromLease(local: LocalBucket, policy: RateLimitPolicy): RateLimitDecision | null {
@@ -214,10 +239,9 @@ export class BucketLeases {
       () => {
         local.timer = null;
         if (local.lease !== lease || this.closed) return;
-        const settle = local.tail.then(() =>
+        void this.enqueue(local, () =>
           local.lease === lease ? this.draw(bucket, local, local.policy, 0) : undefined,
-        );
-        local.tail = settle.catch(() => undefined);
+        ).catch(() => undefined);
       },
       Math.max(0, lease.deadline - this.now()),
     );
