@@ -3,7 +3,8 @@
  * parent) and the server do not share an event loop. `ours` is the real REST app; `baseline` is
  * bare node:http + postgres.js doing the same row read, and for POST the chained write at its
  * smallest: BEGIN; chain head FOR UPDATE; INSERT the matter; sha256; INSERT the event; UPDATE the
- * head; COMMIT (one chain per key, so the same contention as ours).
+ * head; COMMIT (one chain per key, so the same contention as ours); for GET /v1/events the same keyset
+ * page of an organization's events, shaped as the list envelope.
  *
  * Protocol: the parent forks this file with an IPC channel; once listening on 127.0.0.1 (port 0)
  * it sends `{ port }`; on the message "stop", on SIGTERM/SIGINT, or when the parent goes away it
@@ -82,6 +83,30 @@ async function serveBaseline(): Promise<{ port: number; close: () => Promise<voi
       const [row] = await sql`
         select * from matters where organization_id = ${organizationId} and id = ${matterPath[1]}`;
       return row ? send(response, 200, row) : send(response, 404, { error: "not_found" });
+    }
+    if (request.method === "GET" && path === "/v1/events") {
+      // The same keyset page as ours (newest first, one row more to know has_more), for the organization
+      // named in the query: the floor has no keys.
+      const query = new URLSearchParams((request.url ?? "").split("?")[1] ?? "");
+      const limit = Number(query.get("limit") ?? 20);
+      const rows = await sql`
+        select * from events where organization_id = ${query.get("organization") ?? ""} and environment = ${environment}
+         order by sequence desc limit ${limit + 1}`;
+      const data = rows.slice(0, limit).map((row) => ({
+        id: row.id,
+        object: "event",
+        type: row.type,
+        created: (row.created as Date).toISOString(),
+        livemode: row.livemode,
+        api_version: row.api_version,
+        data: row.data,
+        audit_ref: row.audit_ref,
+        sequence: Number(row.sequence),
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        signature: row.signature,
+      }));
+      return send(response, 200, { object: "list", data, has_more: rows.length > limit, url: "/v1/events" });
     }
     if (request.method === "POST" && path === "/v1/matters") {
       const body = JSON.parse(await readBody(request)) as { name?: unknown; mode?: unknown };

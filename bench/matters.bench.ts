@@ -11,10 +11,18 @@
  * - Scenarios: GET /v1/matters/{id} of a pre-created matter, and POST /v1/matters with a new
  *   Idempotency-Key on every request. Each run lasts BENCH_DURATION seconds with
  *   BENCH_CONNECTIONS connections, after an unreported BENCH_WARMUP-second warm-up.
+ * - Events list: GET /v1/events?limit=100 at a fixed BENCH_LIST_RATE requests per second in an
+ *   organization of 10,000 events, and (BENCH_EVENTS=n) in one of n events; the baseline runs the same
+ *   keyset query (newest first, limit + 1) and sends the same envelope. The events are seeded with one
+ *   INSERT ... SELECT generate_series: well-formed rows whose hashes and signatures are filler (a list
+ *   does not verify the chain). Latency is timed per request here, to the microsecond.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { Agent, get } from "node:http";
 import { availableParallelism, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@crs/db/testing";
 import { createServiceDeps, issueSandboxKey } from "@crs/services";
@@ -36,6 +44,10 @@ const Config = z.object({
   BENCH_WARMUP: setting(2, 0, 30),
   /** connections in each server's pool */
   BENCH_POOL_SIZE: setting(10, 1, 100),
+  /** events in the second list organization (0: only the 10,000-event one is measured) */
+  BENCH_EVENTS: setting(0, 0, 10_000_000),
+  /** requests per second of the events-list runs */
+  BENCH_LIST_RATE: setting(120, 1, 2_000),
   /** a directory: run our server under node --cpu-prof and write its profile there (bench/top-frames.ts reads it) */
   BENCH_CPU_PROF_DIR: z.string().optional(),
 });
@@ -157,6 +169,75 @@ function table(rows: Row[]): string {
   return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...body.map(line)].join("\n");
 }
 
+const LIST_EVENTS_SMALL = 10_000;
+
+/** `count` events in one organization's chain, in one statement; see the header for what they hold. */
+async function seedEvents(
+  sql: ReturnType<typeof createServiceDeps>["sql"],
+  organizationId: string,
+  environment: string,
+  count: number,
+): Promise<void> {
+  const started = performance.now();
+  await sql`
+    insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
+                        audit_ref, matter_id, prev_hash, hash, signature)
+    select ${organizationId}, ${environment}, s, 'evt_bench' || lpad(s::text, 12, '0'), 'matter.created',
+           now() - (${count}::bigint - s) * interval '1 second', false, '2026-07-05',
+           jsonb_build_object('matter_id', 'mat_bench' || s, 'status', 'active', 'audit_ref', 'req_bench' || s,
+             'object', jsonb_build_object('object', 'matter', 'id', 'mat_bench' || s, 'name', 'Bench Holdings v. Doe',
+               'mode', 'recovery', 'status', 'active', 'economics', jsonb_build_object('currency', 'USD'))),
+           'req_bench' || s, 'mat_bench' || s,
+           md5((s - 1)::text) || md5((s - 1)::text || 'h'), md5(s::text) || md5(s::text || 'h'), repeat('ab', 64)
+      from generate_series(1, ${count}::bigint) s`;
+  await sql`analyze events`;
+  console.log(`seeded ${count} events for ${organizationId} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+interface LatencyRun {
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+}
+
+/** GETs `path` at `rate` per second for `seconds`, each timed from send to the last byte of the body. */
+async function fixedRate(url: string, path: string, key: string, rate: number, seconds: number): Promise<LatencyRun> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const { hostname, port } = new URL(url);
+  const latencies: number[] = [];
+  let failures = 0;
+  const one = () =>
+    new Promise<void>((done) => {
+      const sent = performance.now();
+      const request = get({ hostname, port, path, agent, headers: { authorization: `Bearer ${key}` } }, (response) => {
+        response.on("data", () => {});
+        response.on("end", () => {
+          if (response.statusCode === 200) latencies.push(performance.now() - sent);
+          else failures++;
+          done();
+        });
+      });
+      request.on("error", () => {
+        failures++;
+        done();
+      });
+    });
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i++) {
+    const wait = start + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(one());
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+  return { p50: at(0.5), p99: at(0.99), requests: latencies.length, failures };
+}
+
 async function expectStatus(response: Response, status: number, what: string): Promise<unknown> {
   const text = await response.text();
   if (response.status !== status) throw new Error(`${what}: expected ${status}, got ${response.status}: ${text}`);
@@ -190,10 +271,17 @@ async function main(): Promise<void> {
     };
     const deps = createServiceDeps({ databaseUrl: db.url, secrets, publicBaseUrl: "http://127.0.0.1", poolSize: 1 });
     let key: Awaited<ReturnType<typeof issueSandboxKey>>;
+    const listSizes = [LIST_EVENTS_SMALL, ...(config.BENCH_EVENTS > 0 ? [config.BENCH_EVENTS] : [])];
+    const listKeys: { events: number; key: Awaited<ReturnType<typeof issueSandboxKey>> }[] = [];
     try {
       key = await issueSandboxKey(deps);
-      await deps.sql`
-        update organizations set rate_per_second = 1e6, rate_burst = 1000000 where id = ${key.organization_id}`;
+      for (const events of listSizes) listKeys.push({ events, key: await issueSandboxKey(deps) });
+      for (const { key: each } of [{ key }, ...listKeys]) {
+        await deps.sql`
+          update organizations set rate_per_second = 1e6, rate_burst = 1000000 where id = ${each.organization_id}`;
+      }
+      for (const { events, key: each } of listKeys)
+        await seedEvents(deps.sql, each.organization_id, each.environment, events);
     } finally {
       await deps.close();
     }
@@ -273,6 +361,56 @@ async function main(): Promise<void> {
       "\nreq/s = completed responses / run duration; p50/p99 = autocannon latency percentiles " +
         "(whole milliseconds); errors = connection errors + timeouts.",
     );
+    const admittedByOurs =
+      rows.filter((row) => row.server === "ours").reduce((sum, row) => sum + row.result["2xx"], 0) + 1; // + the setup POST
+    const counter = createServiceDeps({ databaseUrl: db.url, secrets, publicBaseUrl: "http://127.0.0.1", poolSize: 1 });
+    try {
+      const [bucket] = await counter.sql<{ version: string }[]>`
+        select version::text as version from rate_limit_buckets where bucket = ${`key:${key.key_id}`}`;
+      const writes = Number(bucket?.version ?? 0) + 1;
+      console.log(
+        `rate limit: ${writes} writes to the key's bucket row for ${admittedByOurs} admitted requests ` +
+          `(${(writes / admittedByOurs).toFixed(3)} per request, warm-ups included in the writes; the rest came from leases in memory)`,
+      );
+    } finally {
+      await counter.close();
+    }
+
+    console.log(
+      `\nevents list: GET /v1/events?limit=100 at ${config.BENCH_LIST_RATE} req/s for ${config.BENCH_DURATION} s ` +
+        `(after ${config.BENCH_WARMUP} s unreported), timed per request`,
+    );
+    const listRows: { events: number; server: string; run: LatencyRun }[] = [];
+    for (const { events, key: each } of listKeys) {
+      for (const server of [ours, baseline]) {
+        const path = `/v1/events?limit=100${server.name === "baseline" ? `&organization=${each.organization_id}` : ""}`;
+        if (config.BENCH_WARMUP > 0)
+          await fixedRate(server.url, path, each.key, config.BENCH_LIST_RATE, config.BENCH_WARMUP);
+        const run = await fixedRate(server.url, path, each.key, config.BENCH_LIST_RATE, config.BENCH_DURATION);
+        listRows.push({ events, server: server.name, run });
+      }
+    }
+    console.log(["events", "server", "p50 ms", "p99 ms", "ok", "failed"].map((h) => h.padStart(9)).join(" "));
+    for (const { events, server, run } of listRows) {
+      console.log(
+        [String(events), server, run.p50.toFixed(2), run.p99.toFixed(2), String(run.requests), String(run.failures)]
+          .map((cell) => cell.padStart(9))
+          .join(" "),
+      );
+    }
+    const p50Of = (events: number, server: string) =>
+      listRows.find((row) => row.events === events && row.server === server)?.run.p50 ?? Number.NaN;
+    for (const events of listSizes) {
+      console.log(
+        `events list, ${events} events: ours/baseline p50 = ${(p50Of(events, "ours") / p50Of(events, "baseline")).toFixed(2)} (target <= 1.3)`,
+      );
+    }
+    if (config.BENCH_EVENTS > 0) {
+      console.log(
+        `events list: ours at ${config.BENCH_EVENTS} / ours at ${LIST_EVENTS_SMALL} p50 = ` +
+          `${(p50Of(config.BENCH_EVENTS, "ours") / p50Of(LIST_EVENTS_SMALL, "ours")).toFixed(2)} (target <= 1.5)`,
+      );
+    }
   } finally {
     await cleanup();
   }

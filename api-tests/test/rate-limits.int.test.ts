@@ -65,6 +65,32 @@ describe("rate limits", () => {
     for (const response of refused) expectRefused(response);
   });
 
+  it("admits exactly a burst of 64 out of 100 concurrent requests while drawing on the row in leases", async () => {
+    // A burst of 64 leases up to 4 tokens per draw; no refill to speak of, so every count is exact.
+    const limited = await t.keyWithScopes(["matters:read"], {
+      plan: "institutional",
+      rateLimit: { perSecond: 0.001, burst: 64 },
+    });
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => t.request("GET", "/v1/matters", { key: limited.key })),
+    );
+    const admitted = responses.filter((r) => r.status === 200);
+    expect(admitted).toHaveLength(64);
+    for (const response of responses.filter((r) => r.status !== 200)) {
+      expectStandardHeaders(response);
+      expectError(response, 429, "rate_limited");
+      expect(response.headers.get("svc-ratelimit-remaining")).toBe("0");
+    }
+    // One process, one bucket: the remaining counts are the countdown 63..0, each exactly once.
+    const remaining = admitted.map((r) => Number(r.headers.get("svc-ratelimit-remaining"))).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 64 }, (_, i) => i));
+    // Fewer writes to the row than admissions: most requests were admitted from a lease in memory.
+    const [row] = await t.sql<{ version: string; tokens: number }[]>`
+      select version::text as version, tokens from rate_limit_buckets where bucket = ${`key:${limited.keyId}`}`;
+    expect(Number(row?.version)).toBeLessThan(40);
+    expect(Math.floor(Number(row?.tokens))).toBe(0);
+  });
+
   it("holds the limit across two REST processes on one database", async () => {
     const second = await startTestApp({ databaseUrl: t.databaseUrl });
     try {

@@ -20,6 +20,7 @@ export * from "./names";
 export * from "./packets";
 export * from "./parties";
 export * from "./reviews";
+export * from "./rate-limits";
 export * from "./sanctions";
 export * from "./time";
 export * from "./tracing";

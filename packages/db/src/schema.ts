@@ -23,6 +23,7 @@ import {
   REDACTION_PROFILES,
   REVIEW_STATUSES,
   SANCTIONS_ENTRY_KINDS,
+  type SharedBucket,
   type Wallet,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_ENDPOINT_STATUSES,
@@ -81,12 +82,17 @@ export const apiKeys = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
 );
 
-/** Token buckets shared by every process on the database; refilled from the database clock. */
+/**
+ * Token buckets shared by every process on the database; refilled from the database clock. `leases`
+ * holds the tokens processes took and have not yet accounted for, by holder (core's SharedBucket);
+ * `version` moves on every write (the compare-and-set of a draw).
+ */
 export const rateLimitBuckets = pgTable("rate_limit_buckets", {
   bucket: text("bucket").primaryKey(),
   tokens: doublePrecision("tokens").notNull(),
-  admitted: boolean("admitted").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  leases: jsonb("leases").$type<SharedBucket["leases"]>().notNull().default({}),
+  version: bigint("version", { mode: "bigint" }).notNull().default(sql`0`),
 });
 
 export const idempotencyRecords = pgTable(

@@ -1,6 +1,7 @@
 import { eventSigningKeyFromSeed, SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { connectDatabase, loadOrCreateDevSecrets, newId, type ServiceSecrets } from "@crs/db";
 import type { SanctionsLists, ServiceDeps } from "./context";
+import { releaseBucketLeases } from "./rate-limits/consume-token";
 import { type ResolveHostname, resolveWithSystemResolver } from "./webhooks/resolve-hostname";
 
 export interface SecretSettings {
@@ -65,7 +66,11 @@ export function createServiceDeps(options: {
     sanctionsLists: { sandbox: SANDBOX_SANCTIONS_LIST, live: options.liveSanctionsList ?? null },
     webhookSecretKey: webhookSecretKeyFromHex(options.secrets.webhookSecretKey),
     resolveHostname: options.resolveHostname ?? resolveWithSystemResolver,
-    close,
+    close: async () => {
+      // Unspent rate-limit tokens go back to their buckets; if that fails they come back at the lease's expiry.
+      await releaseBucketLeases(client).catch(() => undefined);
+      await close();
+    },
   };
 }
 
