@@ -49,17 +49,22 @@ const Config = z.object({
   BENCH_RATE: setting(50, 1, 1000),
   /** the worker's concurrency, and the plain loop's */
   BENCH_CONCURRENCY: setting(8, 1, 100),
+  /** deliveries one webhook.deliver job claims and sends at once (default: the worker's own default) */
+  BENCH_BATCH: setting(0, 0, 1000),
   /** graphile-worker's local queue size for the worker (0: off, the service's default) */
   BENCH_LOCAL_QUEUE: setting(0, 0, 1000),
   BENCH_POSTGRES: z.enum(["embedded", "shared"]).default("embedded"),
+  /** a directory: run the worker under node --cpu-prof and write its profile there (bench/top-frames.ts reads it) */
+  BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 const config = Config.parse(process.env);
 
 const now = () => performance.timeOrigin + performance.now();
 const children = new Set<ChildProcess>();
 
-function forkChild(script: string, env: Record<string, string>): ChildProcess {
+function forkChild(script: string, env: Record<string, string>, execArgv: string[] = []): ChildProcess {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+    execArgv: [...process.execArgv, ...execArgv],
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -104,14 +109,21 @@ interface Receiver {
 async function startReceiver(): Promise<Receiver> {
   const receipts = new Map<string, number>();
   const sentToReceived: number[] = [];
+  // First receipts per id prefix ("evt_", "baseline_"), kept as they arrive: the receiver does the same
+  // small constant work for the worker's requests and the plain loop's.
+  const counts = new Map<string, number>();
+  const prefixOf = (id: string) => id.slice(0, id.indexOf("_") + 1);
+  const countOf = (prefix: string) => counts.get(prefix) ?? 0;
   let waiter: { count: number; prefix: string; resolve: () => void } | undefined;
-  const countOf = (prefix: string) => [...receipts.keys()].filter((id) => id.startsWith(prefix)).length;
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       const at = now();
       const id = String(req.headers["svc-event-id"]);
-      if (!receipts.has(id)) receipts.set(id, at);
+      if (!receipts.has(id)) {
+        receipts.set(id, at);
+        counts.set(prefixOf(id), countOf(prefixOf(id)) + 1);
+      }
       const sentAt = Number(req.headers["x-sent-at"]);
       if (Number.isFinite(sentAt)) sentToReceived.push(at - sentAt);
       res.writeHead(200).end();
@@ -264,9 +276,13 @@ async function main(): Promise<void> {
       BENCH_DATABASE_URL: db.url,
       BENCH_CONCURRENCY: String(config.BENCH_CONCURRENCY),
       BENCH_LOCAL_QUEUE: String(config.BENCH_LOCAL_QUEUE),
+      BENCH_BATCH: String(config.BENCH_BATCH),
       BENCH_SECRETS: JSON.stringify(secrets),
     };
-    const worker = forkChild("./webhook-worker.ts", workerEnv);
+    const profile = config.BENCH_CPU_PROF_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${config.BENCH_CPU_PROF_DIR}`]
+      : [];
+    const worker = forkChild("./webhook-worker.ts", workerEnv, profile);
     const drainStart = { postgres: postgresCpuMs(), receiver: process.cpuUsage() };
     const workerCpuBefore = await nextMessage<{ cpu: NodeJS.CpuUsage }>(worker, "the worker to start");
     await receiver.until(config.BENCH_EVENTS, "evt_");
