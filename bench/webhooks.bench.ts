@@ -5,8 +5,8 @@
  *   server do not skew it and its CPU can be counted (`BENCH_POSTGRES=shared` uses TEST_DATABASE_URL or
  *   the local server instead); one sandbox organization with one endpoint pointing at a receiver in this
  *   process (node:http on 127.0.0.1, answers 200 at once).
- * - "ours": the real worker (apps/worker, production delivery settings, `BENCH_CONCURRENCY` jobs at once)
- *   in a child process (webhook-worker.ts). Events are written through the real write path (createMatter in
+ * - "ours": the real worker (apps/worker, production delivery settings, `BENCH_CONCURRENCY` jobs at once,
+ *   each claiming and sending a batch of up to `BENCH_BATCH` deliveries) in a child process (webhook-worker.ts). Events are written through the real write path (createMatter in
  *   runWrite), so each one fills the outbox in its own transaction.
  *   - throughput: `BENCH_EVENTS` events are written while no worker runs, then a worker starts and drains
  *     them; deliveries/s = deliveries / (last receipt - first receipt).
@@ -33,6 +33,7 @@ import { createServiceDeps, issueSandboxKey, runWrite, systemActor } from "@crs/
 import { retrieveEvent } from "@crs/services/events/retrieve-event";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-endpoint";
+import { DEFAULT_WEBHOOK_DELIVERY_SETTINGS } from "../apps/worker/src/webhooks/delivery-settings";
 import { z } from "zod";
 
 const setting = (fallback: number, min: number, max: number) =>
@@ -47,8 +48,10 @@ const Config = z.object({
   BENCH_LATENCY_EVENTS: setting(300, 10, 10_000),
   /** events per second in the latency run */
   BENCH_RATE: setting(50, 1, 1000),
-  /** the worker's concurrency, and the plain loop's */
+  /** the worker's concurrency (jobs at once), and the plain loop's unless BENCH_LOOP_CONCURRENCY is set */
   BENCH_CONCURRENCY: setting(8, 1, 100),
+  /** the plain loop's requests in flight (default BENCH_CONCURRENCY) */
+  BENCH_LOOP_CONCURRENCY: setting(0, 0, 1000),
   /** deliveries one webhook.deliver job claims and sends at once (default: the worker's own default) */
   BENCH_BATCH: setting(0, 0, 1000),
   /** graphile-worker's local queue size for the worker (0: off, the service's default) */
@@ -58,6 +61,9 @@ const Config = z.object({
   BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 const config = Config.parse(process.env);
+const loopConcurrency = config.BENCH_LOOP_CONCURRENCY || config.BENCH_CONCURRENCY;
+/** the batch size the worker runs with: BENCH_BATCH, or the worker's default */
+const batchSize = config.BENCH_BATCH || DEFAULT_WEBHOOK_DELIVERY_SETTINGS.batchSize;
 
 const now = () => performance.timeOrigin + performance.now();
 const children = new Set<ChildProcess>();
@@ -257,7 +263,9 @@ async function main(): Promise<void> {
         "(shared with Postgres and anything else running)",
     );
     console.log(
-      `worker and plain loop: ${config.BENCH_CONCURRENCY} at a time; throughput over ${config.BENCH_EVENTS} deliveries; ` +
+      `worker: ${config.BENCH_CONCURRENCY} jobs at a time, each a batch of up to ${batchSize} deliveries ` +
+        `(at most ${config.BENCH_CONCURRENCY * batchSize} POSTs in flight); plain loop: ${loopConcurrency} POSTs in flight\n` +
+        `throughput over ${config.BENCH_EVENTS} deliveries; ` +
         `latency over ${config.BENCH_LATENCY_EVENTS} events at ${config.BENCH_RATE}/s`,
     );
 
@@ -329,7 +337,7 @@ async function main(): Promise<void> {
     const baseline = forkChild("./webhook-baseline.ts", {
       BENCH_RECEIVER_URL: receiver.url,
       BENCH_COUNT: String(config.BENCH_EVENTS),
-      BENCH_CONCURRENCY: String(config.BENCH_CONCURRENCY),
+      BENCH_CONCURRENCY: String(loopConcurrency),
       BENCH_BODY: body,
       BENCH_SECRET: endpoint.signing_secret,
     });
