@@ -150,6 +150,10 @@ export async function claimDeliveryRows(
              updated_at = ${now}::timestamptz
         from target t
        where d.organization_id = t.organization_id and d.id = t.id
+         -- Keys as arrays too, so the rows are found through the primary key whatever the plan's row estimate
+         -- (without them a generic plan may hash-join against a scan of the whole table).
+         and d.organization_id = any(array(select organization_id from target))
+         and d.id = any(array(select id from target))
       returning d.organization_id, d.environment, d.id, d.attempts, d.first_attempt_at, t.webhook_endpoint_id,
                 t.url, t.secret_box, t.ended, t.event_id
     ),
@@ -271,6 +275,8 @@ export async function recordDeliveryOutcomeRows(
              updated_at = ${at}::timestamptz
         from input i
        where d.organization_id = i.organization_id and d.environment = i.environment and d.id = i.id
+         and d.organization_id = any(array(select organization_id from input))
+         and d.id = any(array(select id from input))
          and d.status = 'delivering' and d.attempts = i.attempt
       returning d.organization_id, d.environment, d.id, d.status, d.next_attempt_at
     )

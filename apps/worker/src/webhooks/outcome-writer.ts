@@ -24,7 +24,7 @@ export function createGroupWriter<Item, Result>(
         const batch = waiting.splice(0, maxBatch);
         try {
           const results = await writeMany(batch.map((entry) => entry.item));
-          batch.forEach((entry, index) => entry.resolve(results[index] as Result));
+          for (const [index, entry] of batch.entries()) entry.resolve(results[index] as Result);
         } catch (error) {
           for (const entry of batch) entry.reject(error);
         }
