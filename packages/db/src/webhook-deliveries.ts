@@ -173,8 +173,10 @@ export async function claimDeliveryRows(
            ev.prev_hash, ev.hash, ev.signature
       from updated u
       cross join relaxed_commit
-      left join events ev on ev.organization_id = u.organization_id and ev.environment = u.environment
-                         and ev.id = u.event_id`,
+      -- By the unique (organization_id, id) alone: with the environment in the condition too, a plan may walk
+      -- the organization's whole (organization_id, environment, matter_id) index for each row instead. A
+      -- delivery's event is its own organization's and environment's: the outbox wrote both in one statement.
+      left join events ev on ev.organization_id = u.organization_id and ev.id = u.event_id`,
   );
   return rows.map((row) => claimedOrEnded(row));
 }
