@@ -6,23 +6,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CreatedWebhookEndpoint } from "@crs/contract";
-import type { Environment } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
-import {
-  type ClaimResult,
-  claimWebhookDeliveries,
-  issueSandboxKey,
-  recoverWebhookDeliveries,
-  runWrite,
-  systemActor,
-} from "@crs/services";
+import { type ClaimResult, claimWebhookDeliveries, recoverWebhookDeliveries, type runWrite } from "@crs/services";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-endpoint";
 import { updateWebhookEndpoint } from "@crs/services/webhooks/update-webhook-endpoint";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWorker } from "../../src/runner";
 import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil } from "../helpers";
-import { guardLoopbackOnly, type Receiver, startReceiver } from "./support";
+import { guardLoopbackOnly, mintSandboxOrg, type Org, type Receiver, startReceiver, writeAs } from "./support";
 
 const WINDOW = { windowMs: 60_000 };
 const LEASE_MS = 5_000;
@@ -52,18 +44,10 @@ afterEach(async () => {
   await deps.sql`delete from graphile_worker._private_jobs`;
 });
 
-interface Org {
-  organizationId: string;
-  environment: Environment;
-}
-
-async function sandboxOrg(): Promise<Org> {
-  const minted = await issueSandboxKey(deps);
-  return { organizationId: minted.organization_id, environment: "sandbox" };
-}
+const sandboxOrg = () => mintSandboxOrg(deps);
 
 function write<T>(org: Org, run: Parameters<typeof runWrite<T>>[2]): Promise<T> {
-  return runWrite(deps, systemActor(org, "test", deps.newId("request")), run);
+  return writeAs(deps, org, run);
 }
 
 function createEndpoint(org: Org, url: string) {
