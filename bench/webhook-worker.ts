@@ -26,6 +26,7 @@ const secrets = JSON.parse(required("BENCH_SECRETS")) as {
 
 const deps = createServiceDeps({ databaseUrl, secrets, publicBaseUrl: "http://127.0.0.1", poolSize: concurrency + 2 });
 const localQueueSize = Number(required("BENCH_LOCAL_QUEUE"));
+const batchSize = Number(required("BENCH_BATCH"));
 const worker = await startWorker({
   databaseUrl,
   deps,
@@ -33,6 +34,7 @@ const worker = await startWorker({
   logger: silentLogger,
   cronItems: [],
   localQueueSize,
+  ...(batchSize > 0 ? { webhookDelivery: { batchSize } } : {}),
 });
 
 let stopping = false;

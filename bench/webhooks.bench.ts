@@ -5,8 +5,8 @@
  *   server do not skew it and its CPU can be counted (`BENCH_POSTGRES=shared` uses TEST_DATABASE_URL or
  *   the local server instead); one sandbox organization with one endpoint pointing at a receiver in this
  *   process (node:http on 127.0.0.1, answers 200 at once).
- * - "ours": the real worker (apps/worker, production delivery settings, `BENCH_CONCURRENCY` jobs at once)
- *   in a child process (webhook-worker.ts). Events are written through the real write path (createMatter in
+ * - "ours": the real worker (apps/worker, production delivery settings, `BENCH_CONCURRENCY` jobs at once,
+ *   each claiming and sending a batch of up to `BENCH_BATCH` deliveries) in a child process (webhook-worker.ts). Events are written through the real write path (createMatter in
  *   runWrite), so each one fills the outbox in its own transaction.
  *   - throughput: `BENCH_EVENTS` events are written while no worker runs, then a worker starts and drains
  *     them; deliveries/s = deliveries / (last receipt - first receipt).
@@ -33,6 +33,7 @@ import { createServiceDeps, issueSandboxKey, runWrite, systemActor } from "@crs/
 import { retrieveEvent } from "@crs/services/events/retrieve-event";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-endpoint";
+import { DEFAULT_WEBHOOK_DELIVERY_SETTINGS } from "../apps/worker/src/webhooks/delivery-settings";
 import { z } from "zod";
 
 const setting = (fallback: number, min: number, max: number) =>
@@ -47,19 +48,29 @@ const Config = z.object({
   BENCH_LATENCY_EVENTS: setting(300, 10, 10_000),
   /** events per second in the latency run */
   BENCH_RATE: setting(50, 1, 1000),
-  /** the worker's concurrency, and the plain loop's */
+  /** the worker's concurrency (jobs at once), and the plain loop's unless BENCH_LOOP_CONCURRENCY is set */
   BENCH_CONCURRENCY: setting(8, 1, 100),
+  /** the plain loop's requests in flight (default BENCH_CONCURRENCY) */
+  BENCH_LOOP_CONCURRENCY: setting(0, 0, 1000),
+  /** deliveries one webhook.deliver job claims and sends at once (default: the worker's own default) */
+  BENCH_BATCH: setting(0, 0, 1000),
   /** graphile-worker's local queue size for the worker (0: off, the service's default) */
   BENCH_LOCAL_QUEUE: setting(0, 0, 1000),
   BENCH_POSTGRES: z.enum(["embedded", "shared"]).default("embedded"),
+  /** a directory: run the worker under node --cpu-prof and write its profile there (bench/top-frames.ts reads it) */
+  BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 const config = Config.parse(process.env);
+const loopConcurrency = config.BENCH_LOOP_CONCURRENCY || config.BENCH_CONCURRENCY;
+/** the batch size the worker runs with: BENCH_BATCH, or the worker's default */
+const batchSize = config.BENCH_BATCH || DEFAULT_WEBHOOK_DELIVERY_SETTINGS.batchSize;
 
 const now = () => performance.timeOrigin + performance.now();
 const children = new Set<ChildProcess>();
 
-function forkChild(script: string, env: Record<string, string>): ChildProcess {
+function forkChild(script: string, env: Record<string, string>, execArgv: string[] = []): ChildProcess {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [], {
+    execArgv: [...process.execArgv, ...execArgv],
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -104,14 +115,21 @@ interface Receiver {
 async function startReceiver(): Promise<Receiver> {
   const receipts = new Map<string, number>();
   const sentToReceived: number[] = [];
+  // First receipts per id prefix ("evt_", "baseline_"), kept as they arrive: the receiver does the same
+  // small constant work for the worker's requests and the plain loop's.
+  const counts = new Map<string, number>();
+  const prefixOf = (id: string) => id.slice(0, id.indexOf("_") + 1);
+  const countOf = (prefix: string) => counts.get(prefix) ?? 0;
   let waiter: { count: number; prefix: string; resolve: () => void } | undefined;
-  const countOf = (prefix: string) => [...receipts.keys()].filter((id) => id.startsWith(prefix)).length;
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       const at = now();
       const id = String(req.headers["svc-event-id"]);
-      if (!receipts.has(id)) receipts.set(id, at);
+      if (!receipts.has(id)) {
+        receipts.set(id, at);
+        counts.set(prefixOf(id), countOf(prefixOf(id)) + 1);
+      }
       const sentAt = Number(req.headers["x-sent-at"]);
       if (Number.isFinite(sentAt)) sentToReceived.push(at - sentAt);
       res.writeHead(200).end();
@@ -245,7 +263,9 @@ async function main(): Promise<void> {
         "(shared with Postgres and anything else running)",
     );
     console.log(
-      `worker and plain loop: ${config.BENCH_CONCURRENCY} at a time; throughput over ${config.BENCH_EVENTS} deliveries; ` +
+      `worker: ${config.BENCH_CONCURRENCY} jobs at a time, each a batch of up to ${batchSize} deliveries ` +
+        `(at most ${config.BENCH_CONCURRENCY * batchSize} POSTs in flight); plain loop: ${loopConcurrency} POSTs in flight\n` +
+        `throughput over ${config.BENCH_EVENTS} deliveries; ` +
         `latency over ${config.BENCH_LATENCY_EVENTS} events at ${config.BENCH_RATE}/s`,
     );
 
@@ -264,9 +284,13 @@ async function main(): Promise<void> {
       BENCH_DATABASE_URL: db.url,
       BENCH_CONCURRENCY: String(config.BENCH_CONCURRENCY),
       BENCH_LOCAL_QUEUE: String(config.BENCH_LOCAL_QUEUE),
+      BENCH_BATCH: String(config.BENCH_BATCH),
       BENCH_SECRETS: JSON.stringify(secrets),
     };
-    const worker = forkChild("./webhook-worker.ts", workerEnv);
+    const profile = config.BENCH_CPU_PROF_DIR
+      ? ["--cpu-prof", `--cpu-prof-dir=${config.BENCH_CPU_PROF_DIR}`]
+      : [];
+    const worker = forkChild("./webhook-worker.ts", workerEnv, profile);
     const drainStart = { postgres: postgresCpuMs(), receiver: process.cpuUsage() };
     const workerCpuBefore = await nextMessage<{ cpu: NodeJS.CpuUsage }>(worker, "the worker to start");
     await receiver.until(config.BENCH_EVENTS, "evt_");
@@ -313,7 +337,7 @@ async function main(): Promise<void> {
     const baseline = forkChild("./webhook-baseline.ts", {
       BENCH_RECEIVER_URL: receiver.url,
       BENCH_COUNT: String(config.BENCH_EVENTS),
-      BENCH_CONCURRENCY: String(config.BENCH_CONCURRENCY),
+      BENCH_CONCURRENCY: String(loopConcurrency),
       BENCH_BODY: body,
       BENCH_SECRET: endpoint.signing_secret,
     });

@@ -33,9 +33,12 @@ export interface ClaimedDeliveryRow {
   event: ChainEvent;
 }
 
-export type ClaimedOrEnded = { claimed: ClaimedDeliveryRow } | { ended: string } | null;
+/** One delivery a claim took: attempted now under a lease, or ended without an attempt (and why). */
+export type ClaimedOrEnded = DeliveryKey & ({ claimed: ClaimedDeliveryRow } | { ended: string });
 
 interface ClaimRow {
+  organization_id: string;
+  id: string;
   ended: string | null;
   attempts: number;
   first_attempt_at: string | null;
@@ -56,24 +59,39 @@ interface ClaimRow {
   signature: string;
 }
 
+export interface ClaimDeliveriesOptions {
+  now: Date;
+  leaseUntil: Date;
+  windowMs: number;
+  /**
+   * Other due deliveries (`queued`, `next_attempt_at` reached, of any organization) to take in the same
+   * statement, oldest first, besides the one named: 0 claims only that one.
+   */
+  alsoDue: number;
+}
+
 /**
- * Claims one delivery in one statement. The row is taken FOR UPDATE SKIP LOCKED when it is `queued`, or
- * `delivering` under a lapsed lease; `null` when there is none (delivered, dead, held by a live lease, or
- * locked by another transaction right now). Its target is read in the same statement: a deleted or
- * disabled endpoint, a cleared fallback URL, or a hand-back past the retry window ends it as `dead` with
- * that reason; otherwise it becomes `delivering` with a lease, `attempts` + 1, and the signed event.
+ * Claims the named delivery and up to `alsoDue` other due ones in one statement (one round trip, its own
+ * transaction). Rows are taken FOR UPDATE SKIP LOCKED: the named one when it is `queued`, or `delivering`
+ * under a lapsed lease; the others when they are `queued` and due. A row locked by another claim right now is
+ * skipped, never waited for, so two claims never take the same delivery. Each one's target is read in the same
+ * statement: a deleted or disabled endpoint, a cleared fallback URL, or a hand-back past the retry window ends
+ * it as `dead` with that reason; otherwise it becomes `delivering` with a lease, `attempts` + 1, and the signed
+ * event. The pending graphile-worker job of each other delivery taken is deleted in the same statement (it
+ * would only find the delivery taken); a job already locked by a worker is left to run and skip. The named
+ * delivery's own job is the one running this claim. An empty list: nothing to do.
  */
-export async function claimDeliveryRow(
+export async function claimDeliveryRows(
   db: Database,
   key: DeliveryKey,
-  options: { now: Date; leaseUntil: Date; windowMs: number },
-): Promise<ClaimedOrEnded> {
+  options: ClaimDeliveriesOptions,
+): Promise<ClaimedOrEnded[]> {
   const now = options.now.toISOString();
   const rows = await executePrepared<ClaimRow>(
     db,
     sql`
     with ${RELAXED_COMMIT},
-    candidate as (
+    named as (
       select d.organization_id, d.environment, d.id, d.webhook_endpoint_id, d.event_id, d.status,
              d.next_attempt_at, d.first_attempt_at
         from webhook_deliveries d
@@ -82,6 +100,17 @@ export async function claimDeliveryRow(
          and (d.status = 'queued' or (d.status = 'delivering' and d.lease_expires_at < ${now}::timestamptz))
          for update skip locked
     ),
+    also_due as (
+      select d.organization_id, d.environment, d.id, d.webhook_endpoint_id, d.event_id, d.status,
+             d.next_attempt_at, d.first_attempt_at
+        from webhook_deliveries d
+       where d.status = 'queued' and d.next_attempt_at <= ${now}::timestamptz
+         and not (d.organization_id = ${key.organizationId} and d.id = ${key.deliveryId})
+       order by d.next_attempt_at
+       limit ${options.alsoDue}::int
+         for update skip locked
+    ),
+    candidate as (select * from named union all select * from also_due),
     target as (
       select c.organization_id, c.id, c.event_id, c.webhook_endpoint_id,
              coalesce(e.url, o.webhook_fallback_url) as url,
@@ -121,10 +150,22 @@ export async function claimDeliveryRow(
              updated_at = ${now}::timestamptz
         from target t
        where d.organization_id = t.organization_id and d.id = t.id
-      returning d.organization_id, d.environment, d.attempts, d.first_attempt_at, t.webhook_endpoint_id, t.url,
-                t.secret_box, t.ended, t.event_id
+         -- Keys as arrays too, so the rows are found through the primary key whatever the plan's row estimate
+         -- (without them a generic plan may hash-join against a scan of the whole table).
+         and d.organization_id = any(array(select organization_id from target))
+         and d.id = any(array(select id from target))
+      returning d.organization_id, d.environment, d.id, d.attempts, d.first_attempt_at, t.webhook_endpoint_id,
+                t.url, t.secret_box, t.ended, t.event_id
+    ),
+    -- graphile-worker's remove_job, without its NOTIFY (which would wake every worker to find nothing); a
+    -- locked job is running somewhere and finds its delivery taken. Job keys are delivery ids (the outbox's).
+    jobs_removed as (
+      delete from graphile_worker._private_jobs j
+       using updated u
+       where j.key = u.id and j.locked_at is null
+         and not (u.organization_id = ${key.organizationId} and u.id = ${key.deliveryId})
     )
-    select u.ended, u.attempts,
+    select u.organization_id, u.id, u.ended, u.attempts,
            to_char(u.first_attempt_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_attempt_at,
            u.environment, u.webhook_endpoint_id, u.url, u.secret_box, ev.id as event_id, ev.type,
            to_char(ev.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created,
@@ -132,16 +173,22 @@ export async function claimDeliveryRow(
            ev.prev_hash, ev.hash, ev.signature
       from updated u
       cross join relaxed_commit
-      left join events ev on ev.organization_id = u.organization_id and ev.environment = u.environment
-                         and ev.id = u.event_id`,
+      -- By the unique (organization_id, id) alone: with the environment in the condition too, a plan may walk
+      -- the organization's whole (organization_id, environment, matter_id) index for each row instead. A
+      -- delivery's event is its own organization's and environment's: the outbox wrote both in one statement.
+      left join events ev on ev.organization_id = u.organization_id and ev.id = u.event_id`,
   );
-  const [row] = rows;
-  if (!row) return null;
-  if (row.ended !== null) return { ended: row.ended };
+  return rows.map((row) => claimedOrEnded(row));
+}
+
+function claimedOrEnded(row: ClaimRow): ClaimedOrEnded {
+  const key = { organizationId: row.organization_id, environment: row.environment, deliveryId: row.id };
+  if (row.ended !== null) return { ...key, ended: row.ended };
   if (row.event_id === null || row.url === null || row.secret_box === null || row.first_attempt_at === null) {
-    throw new Error(`webhook delivery ${key.deliveryId} was claimed without its event or target`);
+    throw new Error(`webhook delivery ${row.id} was claimed without its event or target`);
   }
   return {
+    ...key,
     claimed: {
       attempt: row.attempts,
       firstAttemptAt: new Date(row.first_attempt_at),
@@ -176,42 +223,69 @@ export interface DeliveryOutcomeRow {
   nextAttemptAt: Date | null;
 }
 
+/** One claimed attempt's outcome: which delivery, the claim's token (`attempts` when it was claimed), the row. */
+export interface DeliveryOutcome {
+  key: DeliveryKey;
+  attempt: number;
+  outcome: DeliveryOutcomeRow;
+}
+
 /**
- * Writes one attempt's outcome, only if the delivery is still held by that attempt (`delivering`, with
- * `attempts` equal to the claim's), and for a retry adds its job in the same statement. Returns whether
- * it was written: false when the lease lapsed and a later attempt has the delivery now.
+ * Writes attempts' outcomes in one statement, each only if its delivery is still held by that attempt
+ * (`delivering`, with `attempts` equal to the claim's), and for a retry adds its job in the same statement.
+ * Returns the ids of the deliveries written; one missing is one whose lease lapsed and that a later attempt
+ * has now.
  */
-export async function recordDeliveryOutcomeRow(
+export async function recordDeliveryOutcomeRows(
   db: Database,
-  key: DeliveryKey,
-  attempt: number,
-  outcome: DeliveryOutcomeRow,
+  outcomes: readonly DeliveryOutcome[],
   now: Date,
-): Promise<boolean> {
+): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
   const at = now.toISOString();
-  const keepCode = outcome.statusCode === undefined;
+  const input = JSON.stringify(
+    outcomes.map(({ key, attempt, outcome }) => ({
+      organization_id: key.organizationId,
+      environment: key.environment,
+      id: key.deliveryId,
+      attempt,
+      status: outcome.status,
+      keep_code: outcome.statusCode === undefined,
+      status_code: outcome.statusCode ?? null,
+      error: outcome.error,
+      next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+    })),
+  );
   const job = addDeliveryJobSql(sql`u.organization_id`, sql`u.environment`, sql`u.id`, sql`u.next_attempt_at`);
   const rows = await executePrepared<{ id: string }>(
     db,
     sql`
     with ${RELAXED_COMMIT},
+    input as (
+      select * from jsonb_to_recordset(${input}::jsonb)
+          as i(organization_id text, environment text, id text, attempt int, status text, keep_code boolean,
+               status_code int, error text, next_attempt_at timestamptz)
+    ),
     u as (
-      update webhook_deliveries
-         set status = ${outcome.status},
-             delivered_at = case when ${outcome.status} = 'delivered' then ${at}::timestamptz end,
-             last_status_code = case when ${keepCode} then last_status_code else ${outcome.statusCode ?? null}::int end,
-             last_error = ${outcome.error},
-             next_attempt_at = ${outcome.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+      update webhook_deliveries d
+         set status = i.status,
+             delivered_at = case when i.status = 'delivered' then ${at}::timestamptz end,
+             last_status_code = case when i.keep_code then d.last_status_code else i.status_code end,
+             last_error = i.error,
+             next_attempt_at = i.next_attempt_at,
              lease_expires_at = null,
              updated_at = ${at}::timestamptz
-       where organization_id = ${key.organizationId} and environment = ${key.environment} and id = ${key.deliveryId}
-         and status = 'delivering' and attempts = ${attempt}
-      returning organization_id, environment, id, status, next_attempt_at
+        from input i
+       where d.organization_id = i.organization_id and d.environment = i.environment and d.id = i.id
+         and d.organization_id = any(array(select organization_id from input))
+         and d.id = any(array(select id from input))
+         and d.status = 'delivering' and d.attempts = i.attempt
+      returning d.organization_id, d.environment, d.id, d.status, d.next_attempt_at
     )
     -- The running job holds this key; adding it again leaves that one to finish and queues a new one.
     select u.id, case when u.status = 'queued' then (${job}).id end as job_id from u cross join relaxed_commit`,
   );
-  return rows.length > 0;
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Deliveries handled per statement: one short transaction each, so a large backlog never holds locks long. */

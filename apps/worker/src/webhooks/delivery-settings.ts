@@ -14,6 +14,11 @@ export interface WebhookDeliverySettings {
   leaseMarginMs: number;
   /** a number in [0, 1) for each retry's jitter */
   jitter: () => number;
+  /**
+   * How many deliveries one `webhook.deliver` job claims and sends at once: its own and up to batchSize - 1
+   * others already due (one claim statement for all of them). 1 sends only the job's own delivery.
+   */
+  batchSize: number;
 }
 
 export const DEFAULT_WEBHOOK_DELIVERY_SETTINGS: WebhookDeliverySettings = Object.freeze({
@@ -21,4 +26,5 @@ export const DEFAULT_WEBHOOK_DELIVERY_SETTINGS: WebhookDeliverySettings = Object
   timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
   leaseMarginMs: 5_000,
   jitter: Math.random,
+  batchSize: 8,
 });

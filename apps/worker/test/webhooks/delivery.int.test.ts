@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { verifyWebhookSignature } from "@crs/client";
 import type { CreatedWebhookEndpoint } from "@crs/contract";
-import { type Environment, WEBHOOK_SIGNATURE_HEADER, type WebhookRetrySchedule } from "@crs/core";
+import { WEBHOOK_SIGNATURE_HEADER, type WebhookRetrySchedule } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
-import { createSigningSecret, issueLiveKey, issueSandboxKey, runWrite, systemActor } from "@crs/services";
+import { createSigningSecret, issueLiveKey, type runWrite, systemActor } from "@crs/services";
 import { retrieveEvent } from "@crs/services/events/retrieve-event";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-endpoint";
@@ -17,7 +17,15 @@ import { updateWebhookEndpoint } from "@crs/services/webhooks/update-webhook-end
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningWorker, startWorker } from "../../src/runner";
 import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil } from "../helpers";
-import { createSwitchableResolver, guardLoopbackOnly, type Receiver, startReceiver } from "./support";
+import {
+  createSwitchableResolver,
+  guardLoopbackOnly,
+  mintSandboxOrg,
+  type Org,
+  type Receiver,
+  startReceiver,
+  writeAs,
+} from "./support";
 
 const SCHEDULE: WebhookRetrySchedule = {
   baseDelayMs: 100,
@@ -70,15 +78,7 @@ async function receiver(respond: Parameters<typeof startReceiver>[0]): Promise<R
   return started;
 }
 
-interface Org {
-  organizationId: string;
-  environment: Environment;
-}
-
-async function sandboxOrg(): Promise<Org> {
-  const minted = await issueSandboxKey(deps);
-  return { organizationId: minted.organization_id, environment: "sandbox" };
-}
+const sandboxOrg = () => mintSandboxOrg(deps);
 
 async function liveOrg(): Promise<Org> {
   const issued = await issueLiveKey(deps, { plan: "operator", scopes: "all", organizationName: "Live" });
@@ -86,7 +86,7 @@ async function liveOrg(): Promise<Org> {
 }
 
 function write<T>(org: Org, run: Parameters<typeof runWrite<T>>[2]): Promise<T> {
-  return runWrite(deps, systemActor(org, "test", deps.newId("request")), run);
+  return writeAs(deps, org, run);
 }
 
 function createEndpoint(org: Org, url: string, events: string[] = ["matter.created"]) {

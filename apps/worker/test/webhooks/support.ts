@@ -1,7 +1,14 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import { classifyAddress } from "@crs/core";
-import type { ResolvedAddress, ResolveHostname } from "@crs/services";
+import { classifyAddress, type Environment } from "@crs/core";
+import {
+  issueSandboxKey,
+  type ResolvedAddress,
+  type ResolveHostname,
+  runWrite,
+  type ServiceDeps,
+  systemActor,
+} from "@crs/services";
 
 export interface ReceivedRequest {
   method: string;
@@ -148,4 +155,20 @@ export function guardLoopbackOnly(): { refused: ConnectTarget[]; restore(): void
       net.Socket.prototype.connect = original;
     },
   };
+}
+
+/** A tenant of the webhook tests. */
+export interface Org {
+  organizationId: string;
+  environment: Environment;
+}
+
+export async function mintSandboxOrg(deps: ServiceDeps): Promise<Org> {
+  const minted = await issueSandboxKey(deps);
+  return { organizationId: minted.organization_id, environment: "sandbox" };
+}
+
+/** Runs `run` as a write of the system actor in `org`, as the API would. */
+export function writeAs<T>(deps: ServiceDeps, org: Org, run: Parameters<typeof runWrite<T>>[2]): Promise<T> {
+  return runWrite(deps, systemActor(org, "test", deps.newId("request")), run);
 }

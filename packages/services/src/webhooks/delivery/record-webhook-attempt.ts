@@ -1,5 +1,5 @@
 import { nextRetryAt, type WebhookDeliveryStatus, type WebhookRetrySchedule } from "@crs/core";
-import { type DeliveryOutcomeRow, recordDeliveryOutcomeRow } from "@crs/db";
+import { type DeliveryOutcomeRow, recordDeliveryOutcomeRows } from "@crs/db";
 import type { ServiceDeps } from "../../context";
 import type { ClaimedDelivery } from "./claim-webhook-delivery";
 
@@ -17,23 +17,33 @@ export interface RecordOptions {
   jitter: number;
 }
 
+export interface RecordedAttempt {
+  claim: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  /** a number in [0, 1) for the retry's jitter */
+  jitter: number;
+}
+
 /**
- * Writes the outcome of one claimed attempt, and schedules the next one in the same statement:
+ * Writes the outcomes of claimed attempts in one statement, and schedules each one's next attempt in it:
  * `delivered` (2xx only); `queued` with `next_attempt_at` and a job to run then; or `dead` when the retry
- * window has closed. Only the claim that holds the delivery writes: if its lease lapsed and another
- * attempt has claimed it since, this outcome is dropped (`null`), so a stale worker never overwrites a
- * newer attempt.
+ * window has closed. Only the claim that holds a delivery writes: if its lease lapsed and another attempt
+ * has claimed it since, that outcome is dropped (`null`), so a stale worker never overwrites a newer attempt.
+ * The statuses come back in the order of `attempts`.
  */
-export async function recordWebhookAttempt(
+export async function recordWebhookAttempts(
   deps: ServiceDeps,
-  claim: ClaimedDelivery,
-  outcome: AttemptOutcome,
-  options: RecordOptions,
-): Promise<WebhookDeliveryStatus | null> {
+  attempts: readonly RecordedAttempt[],
+  options: { schedule: WebhookRetrySchedule },
+): Promise<(WebhookDeliveryStatus | null)[]> {
   const now = deps.clock();
-  const row = outcomeRow(claim, outcome, now, options);
-  const written = await recordDeliveryOutcomeRow(deps.db, claim, claim.attempt, row, now);
-  return written ? row.status : null;
+  const rows = attempts.map(({ claim, outcome, jitter }) => ({
+    key: claim,
+    attempt: claim.attempt,
+    outcome: outcomeRow(claim, outcome, now, { schedule: options.schedule, jitter }),
+  }));
+  const written = await recordDeliveryOutcomeRows(deps.db, rows, now);
+  return rows.map((row) => (written.has(row.key.deliveryId) ? row.outcome.status : null));
 }
 
 function outcomeRow(
