@@ -52,9 +52,10 @@ export interface StartWorkerOptions {
   recoverWebhooksAtStart?: boolean;
   /**
    * graphile-worker's local queue: fetch (and lock) this many jobs per query instead of one per job.
-   * Off by default: it saves about a sixth of a delivery's CPU (see bench/webhooks.bench.ts), but a
-   * worker that dies leaves the jobs it had fetched locked for graphile-worker's 4 hours; the webhook
-   * sweep recovers its own, other job types would wait.
+   * Off by default: webhook jobs already claim their deliveries in batches, so fetches are few (measure
+   * with bench/webhooks.bench.ts before turning it on), and a worker that dies leaves the jobs it had
+   * fetched locked for graphile-worker's 4 hours; the webhook sweep recovers its own, other job types
+   * would wait.
    */
   localQueueSize?: number;
   /** how long a fetched job may wait in the local queue before it is returned (default 10 s) */
