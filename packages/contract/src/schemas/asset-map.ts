@@ -226,8 +226,10 @@ const SourceCommon = {
   hash: z.string().nullable(),
 };
 
+// z.union, not z.discriminatedUnion: the latter becomes `oneOf`, which the /docs reference (Scalar) refuses
+// as a document validation error; `source_type` still tells the entries apart.
 export const SourceManifestEntry = z
-  .discriminatedUnion("source_type", [
+  .union([
     z.object({
       source_type: z.literal("chain_request"),
       ...SourceCommon,
