@@ -225,4 +225,11 @@ describe("GET /v1/openapi.json", () => {
       expect(Object.hasOwn(schemas, name), ref).toBe(true);
     }
   });
+
+  it("uses no oneOf, which the /docs reference (Scalar) reports as a document validation error", async () => {
+    const text = (await get("/v1/openapi.json")).body;
+    // Unions are written as anyOf (z.union); a z.discriminatedUnion would appear here as oneOf.
+    expect(text).toContain('"anyOf"');
+    expect(text).not.toContain('"oneOf"');
+  });
 });
