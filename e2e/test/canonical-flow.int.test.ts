@@ -12,20 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, withoutAuditRef } from "./support/http";
 import {
   acceptsConnections,
-  childEnv,
   commandLineOf,
   descendantsOf,
   describeOutput,
   exitWithin,
-  freePorts,
-  HOST,
-  httpOk,
   isAlive,
   killTree,
   type RunningProcess,
-  repoRoot,
-  startNode,
-  waitUntil,
+  startPnpmStart,
 } from "./support/processes";
 
 type MatterBody = Matter & { audit_ref: string };
@@ -59,36 +53,12 @@ let restPort = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), "crs-e2e-start-"));
-  const [rest, trpc, legacy] = await freePorts(3);
-  if (rest === undefined || trpc === undefined || legacy === undefined) throw new Error("no free ports");
-  restPort = rest;
-  restUrl = `http://${HOST}:${rest}`;
-  trpcUrl = `http://${HOST}:${trpc}/trpc`;
-
-  start = startNode(
-    "pnpm start",
-    ["--import", "tsx", join(repoRoot, "scripts", "start.ts")],
-    childEnv({
-      DATABASE_URL: database.url,
-      REST_PORT: String(rest),
-      TRPC_PORT: String(trpc),
-      LEGACY_PORT: String(legacy),
-      HOST,
-      DATA_DIR: dataDir,
-      APP_ENV: "development",
-    }),
-  );
+  ({ restUrl, trpcUrl, restPort } = await startPnpmStart({ databaseUrl: database.url, dataDir }, (launcher) => {
+    start = launcher;
+    recordDescendants(launcher);
+  }));
   const launcher = start;
-  await waitUntil(
-    "`pnpm start` to print its ready banner and REST to answer GET /v1/health",
-    async () => {
-      recordDescendants(launcher);
-      return launcher.output().includes("[start] ready") && (await httpOk(`${restUrl}/v1/health`));
-    },
-    [launcher],
-    60_000,
-  );
-  recordDescendants(launcher);
+  if (!launcher) throw new Error("pnpm start was not spawned");
   expect([...appPids.values()].sort(), describeOutput(launcher)).toEqual(["rest", "trpc", "worker"]);
   expect(launcher.output()).toMatch(new RegExp(`REST API +${restUrl} `));
   expect(launcher.output()).toMatch(new RegExp(`tRPC +${trpcUrl} `));

@@ -29,18 +29,12 @@ import { createTestDatabase } from "@crs/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, withoutAuditRef } from "./support/http";
 import {
-  childEnv,
   descendantsOf,
   describeOutput,
   exitWithin,
-  freePorts,
-  HOST,
-  httpOk,
   killTree,
   type RunningProcess,
-  repoRoot,
-  startNode,
-  waitUntil,
+  startPnpmStart,
 } from "./support/processes";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
@@ -53,34 +47,10 @@ let trpcUrl = "";
 beforeAll(async () => {
   database = await createTestDatabase();
   dataDir = mkdtempSync(join(tmpdir(), "crs-e2e-case-"));
-  const [rest, trpc, legacy] = await freePorts(3);
-  if (rest === undefined || trpc === undefined || legacy === undefined) throw new Error("no free ports");
-  restUrl = `http://${HOST}:${rest}`;
-  trpcUrl = `http://${HOST}:${trpc}/trpc`;
-  start = startNode(
-    "pnpm start",
-    ["--import", "tsx", join(repoRoot, "scripts", "start.ts")],
-    childEnv({
-      DATABASE_URL: database.url,
-      REST_PORT: String(rest),
-      TRPC_PORT: String(trpc),
-      LEGACY_PORT: String(legacy),
-      HOST,
-      DATA_DIR: dataDir,
-      APP_ENV: "development",
-    }),
-  );
-  const launcher = start;
-  await waitUntil(
-    "`pnpm start` to print its ready banner and REST to answer GET /v1/health",
-    async () => {
-      for (const pid of descendantsOf(launcher.pid)) spawnedPids.add(pid);
-      return launcher.output().includes("[start] ready") && (await httpOk(`${restUrl}/v1/health`));
-    },
-    [launcher],
-    60_000,
-  );
-  for (const pid of descendantsOf(launcher.pid)) spawnedPids.add(pid);
+  ({ restUrl, trpcUrl } = await startPnpmStart({ databaseUrl: database.url, dataDir }, (launcher) => {
+    start = launcher;
+    for (const pid of descendantsOf(launcher.pid)) spawnedPids.add(pid);
+  }));
 });
 
 afterAll(async () => {

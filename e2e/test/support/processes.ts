@@ -325,3 +325,43 @@ export async function startRestProcesses(
   );
   return urls;
 }
+
+/**
+ * Runs `pnpm start` (scripts/start.ts) on `databaseUrl` with three free ports, as a developer would, and
+ * waits for its ready banner and for REST to answer GET /v1/health. `seen` is called with the launcher as
+ * soon as it is spawned, on every poll and once ready, so the caller can keep it and record the processes
+ * below it for cleanup, even if the start fails.
+ */
+export async function startPnpmStart(
+  settings: { databaseUrl: string; dataDir: string },
+  seen: (launcher: RunningProcess) => void,
+): Promise<{ restUrl: string; trpcUrl: string; restPort: number }> {
+  const [rest, trpc, legacy] = await freePorts(3);
+  if (rest === undefined || trpc === undefined || legacy === undefined) throw new Error("no free ports");
+  const restUrl = `http://${HOST}:${rest}`;
+  const launcher = startNode(
+    "pnpm start",
+    ["--import", "tsx", join(repoRoot, "scripts", "start.ts")],
+    childEnv({
+      DATABASE_URL: settings.databaseUrl,
+      REST_PORT: String(rest),
+      TRPC_PORT: String(trpc),
+      LEGACY_PORT: String(legacy),
+      HOST,
+      DATA_DIR: settings.dataDir,
+      APP_ENV: "development",
+    }),
+  );
+  seen(launcher);
+  await waitUntil(
+    "`pnpm start` to print its ready banner and REST to answer GET /v1/health",
+    async () => {
+      seen(launcher);
+      return launcher.output().includes("[start] ready") && (await httpOk(`${restUrl}/v1/health`));
+    },
+    [launcher],
+    60_000,
+  );
+  seen(launcher);
+  return { restUrl, trpcUrl: `http://${HOST}:${trpc}/trpc`, restPort: rest };
+}

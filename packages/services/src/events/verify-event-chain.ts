@@ -126,7 +126,7 @@ export async function verifyEventChain(
 
 type ChainVerifier = ReturnType<typeof createChainVerifier>;
 
-function toChainEvent(row: RawEventRow): ChainEvent {
+function chainEventFromText(row: RawEventRow): ChainEvent {
   return {
     id: row.id,
     object: "event",
@@ -146,7 +146,7 @@ function toChainEvent(row: RawEventRow): ChainEvent {
 async function walkInline(cursor: AsyncIterable<RawEventRow[]>, verifier: ChainVerifier): Promise<ChainBreak | null> {
   for await (const rows of cursor) {
     for (const row of rows) {
-      const found = verifier.check(toChainEvent(row));
+      const found = verifier.check(chainEventFromText(row));
       if (found) return found;
     }
   }
@@ -169,7 +169,7 @@ async function walkWithPool(
     if (!oldest) return null;
     const verdicts = await oldest.verdicts;
     for (const [index, row] of oldest.rows.entries()) {
-      const found = verifier.check(toChainEvent(row), verdicts[index] === 1);
+      const found = verifier.check(chainEventFromText(row), verdicts[index] === 1);
       if (found) return found;
     }
     return null;
