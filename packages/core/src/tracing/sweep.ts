@@ -149,9 +149,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     } else minH[a] = Number.POSITIVE_INFINITY;
   }
 
-  const useTable = nodeCount * assetCount <= 1 << 24;
-  const table = useTable ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
-  const map = useTable ? null : new Map<number, number>();
+  const index = createEntryIndex(nodeCount, assetCount);
   const entryNode: number[] = [];
   const entryAsset: number[] = [];
   const opening: Array<bigint | null> = [];
@@ -210,7 +208,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
 
   const entryFor = (node: number, a: number): number => {
     const key = node * assetCount + a;
-    const known = table ? table[key]! : (map!.get(key) ?? -1);
+    const known = index.get(key);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     let id: number;
@@ -242,8 +240,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       opening[id] = balance;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     }
-    if (table) table[key] = id;
-    else map!.set(key, id);
+    index.set(key, id);
     entryNode.push(node);
     entryAsset.push(a);
     return id;
@@ -385,11 +382,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     edgeHop,
     hopNow,
     parentEdge,
-    entryOf: (node, a) => {
-      const key = node * assetCount + a;
-      const id = table ? table[key]! : (map!.get(key) ?? -1);
-      return id >= 0 ? id : undefined;
-    },
+    entryOf: index.entryOf,
     entries,
     receivedBy,
     totals,
@@ -416,9 +409,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   const parentEdge = new Int32Array(nodeCount).fill(-1);
   for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
-  const useTable = nodeCount * assetCount <= 1 << 24;
-  const table = useTable ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
-  const map = useTable ? null : new Map<number, number>();
+  const index = createEntryIndex(nodeCount, assetCount);
   const entries: Array<[number, number, number]> = [];
   const opening: Array<bigint | null> = [];
   const totals: SweepTotals[] = Array.from({ length: assetCount }, () => ({
@@ -440,15 +431,14 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
 
   const entryFor = (node: number, a: number): number => {
     const key = node * assetCount + a;
-    const known = table ? table[key]! : (map!.get(key) ?? -1);
+    const known = index.get(key);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     const balance = running ? runningBalance(key, node, a) : input.openingBalance(node, a, openBlock[node]! - 1);
     const id = ledger.open(isSubject, balance);
     opening[id] = balance;
     totals[a]!.subjectTaint += ledger.openingTaint(id);
-    if (table) table[key] = id;
-    else map!.set(key, id);
+    index.set(key, id);
     entries.push([node, a, id]);
     return id;
   };
@@ -545,14 +535,31 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     edgeHop,
     hopNow,
     parentEdge,
-    entryOf: (node, a) => {
-      const key = node * assetCount + a;
-      const id = table ? table[key]! : (map!.get(key) ?? -1);
-      return id >= 0 ? id : undefined;
-    },
+    entryOf: index.entryOf,
     entries,
     receivedBy,
     totals,
     opening,
+  };
+}
+
+/**
+ * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: a flat typed array while
+ * that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
+ */
+function createEntryIndex(nodeCount: number, assetCount: number) {
+  const table = nodeCount * assetCount <= 1 << 24 ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
+  const map = table ? null : new Map<number, number>();
+  const get = (key: number): number => (table ? table[key]! : (map!.get(key) ?? -1));
+  return {
+    get,
+    set(key: number, id: number): void {
+      if (table) table[key] = id;
+      else map!.set(key, id);
+    },
+    entryOf(node: number, asset: number): number | undefined {
+      const id = get(node * assetCount + asset);
+      return id >= 0 ? id : undefined;
+    },
   };
 }
