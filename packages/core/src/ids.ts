@@ -48,14 +48,19 @@ export function formatId(prefix: IdPrefix, timeMs: number, random: Uint8Array): 
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  let bits = 0n;
-  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
-  let rand = "";
-  for (let i = 0; i < RANDOM_CHARS; i++) {
-    rand = CROCKFORD[Number(bits & 31n)] + rand;
-    bits >>= 5n;
+  return `${prefix}_${time}${base32Of40Bits(random, 0)}${base32Of40Bits(random, 5)}`;
+}
+
+/** Five bytes from `start`, big-endian, as 8 characters: 40 bits stay exact in a double, no bigint needed. */
+function base32Of40Bits(bytes: Uint8Array, start: number): string {
+  let value = 0;
+  for (let i = start; i < start + 5; i++) value = value * 256 + bytes[i]!;
+  let text = "";
+  for (let i = 0; i < RANDOM_CHARS / 2; i++) {
+    text = CROCKFORD[value % 32] + text;
+    value = Math.floor(value / 32);
   }
-  return `${prefix}_${time}${rand}`;
+  return text;
 }
 
 const BODY = new RegExp(`^[${CROCKFORD}]{${TIME_CHARS + RANDOM_CHARS}}$`);

@@ -54,6 +54,19 @@ describe("formatId", () => {
     expect(formatId("party", 0, first)).toBe(`party_${"0".repeat(10)}g${"0".repeat(15)}`);
   });
 
+  it("encodes any 80 random bits as one big-endian number in base 32", () => {
+    fc.assert(
+      fc.property(randomBytes, (random) => {
+        let bits = 0n;
+        for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+        const expected = [...bits.toString(32).padStart(16, "0")]
+          .map((digit) => "0123456789abcdefghjkmnpqrstvwxyz"[Number.parseInt(digit, 32)])
+          .join("");
+        expect(formatId("evt", 0, random).slice(-16)).toBe(expected);
+      }),
+    );
+  });
+
   it("rejects a time that is negative, fractional or beyond 48 bits", () => {
     expect(() => formatId("evt", -1, ZERO_RANDOM)).toThrow(RangeError);
     expect(() => formatId("evt", 1.5, ZERO_RANDOM)).toThrow(RangeError);
