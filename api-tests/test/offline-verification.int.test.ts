@@ -6,6 +6,7 @@ import { verifyEventLog } from "@crs/client";
 import { Capabilities, ChainCheckpoint, ChainVerification, type Event, VerifyChainQuery } from "@crs/contract";
 import { eventSigningKeyFromSeed, sealEvent } from "@crs/core";
 import type { ReadContext } from "@crs/services";
+import { signaturePoolsOpen } from "@crs/services/events/signature-pool";
 import { verifyEventChain } from "@crs/services/events/verify-event-chain";
 import type postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
@@ -149,6 +150,30 @@ function run(command: string[]): { status: number | null; stdout: string; stderr
   const result = spawnSync(process.execPath, command, { cwd: ROOT, encoding: "utf8" });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+describe("verify-chain on worker threads", () => {
+  it("runs one threaded walk at a time: concurrent walks check their signatures on their own thread", async () => {
+    const owner = await app().mintKey();
+    for (let i = 1; i <= 3; i++) await createMatter(app(), owner, { name: `Matter ${i}` });
+    let mostOpen = 0;
+    const sampler = setInterval(() => {
+      mostOpen = Math.max(mostOpen, signaturePoolsOpen());
+    }, 1);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        verifyEventChain(
+          readContextOf(owner),
+          { params: {}, query: VerifyChainQuery.parse({}) },
+          { parallelFromEvents: 0, threads: 2 },
+        ),
+      ),
+    );
+    clearInterval(sampler);
+    expect(mostOpen).toBe(1);
+    expect(signaturePoolsOpen()).toBe(0);
+    for (const answer of answers) expect(answer).toMatchObject({ valid: true, events_checked: 3, first_break: null });
+  });
+});
 
 describe("offline verification agrees with verify-chain", () => {
   it.each(KINDS)("%s", async (kind, tampering, expected) => {

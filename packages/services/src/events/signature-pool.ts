@@ -38,6 +38,13 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+let poolsOpen = 0;
+
+/** Signature pools of this process not yet closed (verify-chain runs at most one at a time). */
+export function signaturePoolsOpen(): number {
+  return poolsOpen;
+}
+
 export function createSignaturePool(key: KeyObject, threads = availableParallelism()): SignaturePool {
   const publicKey = key.type === "private" ? createPublicKey(key) : key;
   const spki = publicKey.export({ format: "der", type: "spki" });
@@ -60,6 +67,7 @@ export function createSignaturePool(key: KeyObject, threads = availableParalleli
     return worker;
   });
   let nextId = 0;
+  poolsOpen++;
   return {
     threads: workers.length,
     verify(events) {
@@ -76,6 +84,7 @@ export function createSignaturePool(key: KeyObject, threads = availableParalleli
     async close() {
       if (closed) return;
       closed = true;
+      poolsOpen--;
       failAll(new Error("the signature pool was closed"));
       await Promise.all(workers.map((worker) => worker.terminate()));
     },

@@ -10,7 +10,7 @@ import {
 } from "@crs/core";
 import type { ReadContext } from "../context";
 import { recordedChainHead } from "./chain-checkpoint";
-import { createSignaturePool, type SignaturePool } from "./signature-pool";
+import { createSignaturePool, type SignaturePool, signaturePoolsOpen } from "./signature-pool";
 
 const BATCH = 500;
 
@@ -25,6 +25,12 @@ export interface ChainWalkOptions {
 }
 
 const DEFAULT_WALK: ChainWalkOptions = { parallelFromEvents: 20_000 };
+/**
+ * Threads serve one long walk at a time per process: a walk that starts while another holds them checks its
+ * signatures on its own thread, as a short walk does, so a burst of verify-chain calls never starts more
+ * threads than one pool's.
+ */
+const THREADED_WALKS_AT_ONCE = 1;
 
 interface RawEventRow {
   id: string;
@@ -105,7 +111,9 @@ export async function verifyEventChain(
      order by events.sequence asc`.cursor(BATCH);
   const expectedEvents = recordedHead.sequence - (from?.sequence ?? 0);
   const pool =
-    expectedEvents >= walk.parallelFromEvents ? createSignaturePool(read.eventSigningKey, walk.threads) : null;
+    expectedEvents >= walk.parallelFromEvents && signaturePoolsOpen() < THREADED_WALKS_AT_ONCE
+      ? createSignaturePool(read.eventSigningKey, walk.threads)
+      : null;
   let firstBreak: ChainBreak | null;
   try {
     firstBreak = pool ? await walkWithPool(cursor, verifier, pool) : await walkInline(cursor, verifier);
