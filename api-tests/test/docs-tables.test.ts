@@ -22,7 +22,10 @@ function tableAfter(markdown: string, heading: string): Map<string, string[]> {
     const [first = "", second = ""] = line.split("|").slice(1);
     const key = first.trim().replace(/^`|`$/g, "");
     if (key === "Scope" || key.startsWith("---")) continue;
-    rows.set(key, [...second.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ""));
+    rows.set(
+      key,
+      [...second.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ""),
+    );
   }
   return rows;
 }

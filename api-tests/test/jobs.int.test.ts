@@ -82,11 +82,12 @@ describeSecuritySuite(cryptoOperations.createAssetMap, {
   },
   idempotency: {
     effects: async (owner) => ({
-      maps: (
-        await app().sql<
-          { n: number }[]
-        >`select count(*)::int as n from asset_maps where organization_id = ${owner.organizationId}`
-      )[0]?.n ?? 0,
+      maps:
+        (
+          await app().sql<
+            { n: number }[]
+          >`select count(*)::int as n from asset_maps where organization_id = ${owner.organizationId}`
+        )[0]?.n ?? 0,
       jobs: await countJobs(owner.organizationId),
     }),
     perWrite: { maps: 1, jobs: 1 },
@@ -279,6 +280,7 @@ describe("POST /v1/crypto/asset-map", () => {
       token_exposures: [],
       exchange_hypotheses: [],
       stablecoin_exposure: [],
+      taint_model: null,
       review_state: { review_required: true, review_status: "pending" },
       source_refs: [{ source_id: "exhibit-4", source_type: "court_record", title: "Exhibit 4" }],
     });

@@ -108,9 +108,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     ...(options.clock ? { clock: options.clock } : {}),
     resolveHostname: testResolver,
   });
-  const logging = options.logStream
-    ? { logLevel: "info", logStream: options.logStream }
-    : { logLevel: "silent" };
+  const logging = options.logStream ? { logLevel: "info", logStream: options.logStream } : { logLevel: "silent" };
   const app = await buildRestApp({ deps, ...logging });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();

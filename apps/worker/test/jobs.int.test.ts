@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { AssetMap, Job } from "@crs/contract";
+import { type AssetMap, type Job, TraceJobResult } from "@crs/contract";
 import { createTestDatabase } from "@crs/db/testing";
 import {
   issueLiveKey,
@@ -137,6 +137,9 @@ describe("a sandbox asset map", () => {
       result: { object: "crypto_asset_map", map_id: created.map_id },
     });
     expect(await eventTypes(tenant, created.job_id)).toEqual(["job.created", "job.completed"]);
+    // The result is exactly the documented TraceJobResult: no field missing, none undocumented.
+    const result = TraceJobResult.strict().parse(job.result);
+    expect(result).toMatchObject({ matter_id: matterId, taint_model: { name: "fifo" }, subjects: [scenario.subject] });
 
     const map: AssetMap = await retrieveAssetMap(
       { ...deps, actor: actor(tenant) },
@@ -147,6 +150,7 @@ describe("a sandbox asset map", () => {
       chain: "synthetic:eth",
       source: "synthetic",
       subjects: [scenario.subject],
+      taint_model: { name: "fifo", amounts: "conserved" },
     });
     expect(map.edge_count).toBeGreaterThan(0);
     expect(map.terminals.map((t) => t.address)).toContain(scenario.terminal.address);

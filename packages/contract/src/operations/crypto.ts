@@ -1,18 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../operation";
-import {
-  AssetMapEdge,
-  AssetMapFlow,
-  AssetMapTerminal,
-  AssetMapWallet,
-  AssetTotals,
-  ExchangeHypothesis,
-  SourceManifestEntry,
-  StablecoinExposure,
-  TokenExposure,
-  TraceBlockRange,
-  TraceTruncation,
-} from "../schemas/asset-map";
+import { TraceResultFields, TraceTaintModel } from "../schemas/asset-map";
 import { ObjectIdParam, SourceRefInput, Timestamp } from "../schemas/common";
 import { LEGACY_VERSION } from "../versions";
 import { JobError, TraceWalletInput } from "./jobs";
@@ -62,34 +50,11 @@ export const AssetMap = z
     status: z.enum(ASSET_MAP_STATUSES),
     livemode: z.boolean(),
     review_state: ReviewState,
-    chain: z.string(),
-    source: z.string().nullable().meta({ description: "`synthetic` (sandbox) or `live`; null until traced" }),
-    provider: z.string().nullable(),
-    traced_at: Timestamp.nullable(),
-    hops: z.number().int().nullable(),
-    max_hops: z.number().int(),
-    subjects: z.array(z.string()),
-    wallets: z.array(AssetMapWallet).meta({ description: "every address reached, subjects first" }),
-    edges: z.array(AssetMapEdge).meta({ description: "each transfer followed" }),
-    flows: z.array(AssetMapFlow).meta({ description: "edges summed per (from, to, asset)" }),
-    terminals: z
-      .array(AssetMapTerminal)
-      .meta({ description: "where the trace stops: attributed exchanges, mixers, bridges, issuers, unlabelled hubs" }),
-    edge_count: z.number().int(),
-    node_count: z.number().int(),
-    exchange_hypotheses: z.array(ExchangeHypothesis),
-    token_exposures: z.array(TokenExposure).meta({ description: "tainted value by asset and wallet" }),
-    stablecoin_exposure: z
-      .array(StablecoinExposure)
-      .meta({ description: "stablecoin holdings with the issuer's freeze capability and the live freeze-list read" }),
-    totals: z.array(AssetTotals).meta({ description: "per asset: what left the subjects and where it ended" }),
-    truncated: z.boolean(),
-    truncation: z.array(TraceTruncation).meta({ description: "which budget or limit cut the trace; empty when none" }),
-    block_range: TraceBlockRange.nullable(),
-    source_refs: z.array(SourceRefInput).meta({ description: "the case documents the request named" }),
-    source_manifest: z.array(SourceManifestEntry).meta({
-      description: "every source a fact rests on (chain requests, labels, issuer notes, case documents), by source_id",
+    ...TraceResultFields.shape,
+    taint_model: TraceTaintModel.nullable().meta({
+      description: "how amounts were attributed through mixed balances; null until traced",
     }),
+    source_refs: z.array(SourceRefInput).meta({ description: "the case documents the request named" }),
     error: JobError.nullable(),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -1,6 +1,7 @@
 import { JOB_STATUSES, JOB_TYPES, MAX_HOPS_CAP } from "@crs/core";
 import { z } from "zod";
 import { defineOperation } from "../operation";
+import { TraceJobResult } from "../schemas/asset-map";
 import {
   JsonObject,
   ListQuery,
@@ -93,7 +94,7 @@ export const Job = z
     type: z.enum(JOB_TYPES),
     status: z.enum(JOB_STATUSES),
     input: JsonObject,
-    result: JsonObject.nullable().meta({ description: "set when the job succeeded; null otherwise" }),
+    result: TraceJobResult.nullable().meta({ description: "set when the job succeeded; null otherwise" }),
     error: JobError.nullable().meta({ description: "set when the job failed; null otherwise" }),
     matter_id: z.string().nullable(),
     attempts: z.number().int().meta({ description: "runs started so far (at most 3)" }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Timestamp } from "./common";
 
 /**
  * The result collections of a crypto asset map, field by field: what the trace engine (`@crs/core`
@@ -253,3 +254,60 @@ export const SourceManifestEntry = z
     z.object({ source_type: z.literal("case_document"), ...SourceCommon }),
   ])
   .meta({ id: "SourceManifestEntry" });
+
+/** What a trace produces: the result fields an asset map shows and a `crypto.trace` job's result carries. */
+export const TraceResultFields = z.object({
+  chain: z.string(),
+  source: z.string().nullable().meta({ description: "`synthetic` (sandbox) or `live`; null until traced" }),
+  provider: z.string().nullable(),
+  traced_at: Timestamp.nullable(),
+  hops: z.number().int().nullable(),
+  max_hops: z.number().int(),
+  subjects: z.array(z.string()),
+  wallets: z.array(AssetMapWallet).meta({ description: "every address reached, subjects first" }),
+  edges: z.array(AssetMapEdge).meta({ description: "each transfer followed" }),
+  flows: z.array(AssetMapFlow).meta({ description: "edges summed per (from, to, asset)" }),
+  terminals: z
+    .array(AssetMapTerminal)
+    .meta({ description: "where the trace stops: attributed exchanges, mixers, bridges, issuers, unlabelled hubs" }),
+  edge_count: z.number().int(),
+  node_count: z.number().int(),
+  exchange_hypotheses: z.array(ExchangeHypothesis),
+  token_exposures: z.array(TokenExposure).meta({ description: "tainted value by asset and wallet" }),
+  stablecoin_exposure: z
+    .array(StablecoinExposure)
+    .meta({ description: "stablecoin holdings with the issuer's freeze capability and the live freeze-list read" }),
+  totals: z.array(AssetTotals).meta({ description: "per asset: what left the subjects and where it ended" }),
+  truncated: z.boolean(),
+  truncation: z.array(TraceTruncation).meta({ description: "which budget or limit cut the trace; empty when none" }),
+  block_range: TraceBlockRange.nullable(),
+  source_manifest: z.array(SourceManifestEntry).meta({
+    description: "every source a fact rests on (chain requests, labels, issuer notes, case documents), by source_id",
+  }),
+});
+export type TraceResultFields = z.infer<typeof TraceResultFields>;
+
+export const TraceTaintModel = z
+  .object({
+    name: z.enum(["fifo", "haircut", "poison"]),
+    subject_taint: z
+      .literal("all_holdings")
+      .meta({ description: "a subject's whole holding at the incident block counts as tainted" }),
+    amounts: z
+      .enum(["conserved", "reach_only"])
+      .meta({ description: "`reach_only` (poison): amounts show where taint reached and do not add up" }),
+    description: z.string(),
+  })
+  .meta({ id: "TraceTaintModel", description: "how amounts were attributed through mixed balances (fifo by default)" });
+
+/** The result of a succeeded `crypto.trace` job. */
+export const TraceJobResult = TraceResultFields.extend({
+  object: z.literal("crypto_asset_map"),
+  map_id: z
+    .string()
+    .nullable()
+    .meta({ description: "the asset map the trace fills; null for a job dispatched directly" }),
+  matter_id: z.string().nullable(),
+  taint_model: TraceTaintModel,
+}).meta({ id: "TraceJobResult" });
+export type TraceJobResult = z.infer<typeof TraceJobResult>;

@@ -47,6 +47,7 @@ export function presentAssetMap(row: AssetMapRow, jobError: AssetMap["error"] = 
     truncated: r.truncated === true,
     truncation: r.truncation ?? [],
     block_range: r.block_range ?? null,
+    taint_model: r.taint_model ?? null,
     source_refs: (Array.isArray(request.source_refs) ? request.source_refs : []) as AssetMap["source_refs"],
     source_manifest: r.source_manifest ?? [],
     error: row.status === "failed" ? jobError : null,

@@ -1,4 +1,4 @@
-import type { AssetMap } from "@crs/contract";
+import type { TraceJobResult, TraceResultFields } from "@crs/contract";
 import type { Environment, JobError, TraceResult } from "@crs/core";
 import { TraceRequestError, traceOutflows } from "@crs/core";
 import type { StoredTraceInput } from "../jobs/trace-input";
@@ -26,31 +26,8 @@ export interface TraceJobContext {
   timeBudgetMs?: number;
 }
 
-/** The trace fields of an asset map as the operation's schema types them, plus the taint model the job keeps. */
-export type AssetMapFields = Pick<
-  AssetMap,
-  | "chain"
-  | "source"
-  | "provider"
-  | "traced_at"
-  | "hops"
-  | "max_hops"
-  | "subjects"
-  | "wallets"
-  | "edges"
-  | "flows"
-  | "terminals"
-  | "edge_count"
-  | "node_count"
-  | "exchange_hypotheses"
-  | "token_exposures"
-  | "stablecoin_exposure"
-  | "totals"
-  | "truncated"
-  | "truncation"
-  | "block_range"
-  | "source_manifest"
-> & { taint_model: TraceResult["taint_model"] };
+/** The trace fields of an asset map as the contract types them, plus the taint model a job's result names. */
+export type AssetMapFields = TraceResultFields & Pick<TraceJobResult, "taint_model">;
 
 /**
  * The trace fields of an asset map and of a `crypto.trace` job's result, from the engine's result. The

@@ -1,3 +1,4 @@
+import type { TraceJobResult } from "@crs/contract";
 import type { TraceJobContext } from "../crypto/run-trace-job";
 import { assetMapFieldsOf, JobRunError, runTraceJob } from "../crypto/run-trace-job";
 import type { JobRow } from "./present-job";
@@ -9,7 +10,7 @@ export type JobExecutionContext = Omit<TraceJobContext, "environment">;
 export type JobExecutor = (row: JobRow, context: JobExecutionContext) => Promise<Record<string, unknown>>;
 
 /** `crypto.trace`: the trace of the stored request, shaped as an asset map (with its map_id when a map asked for it). */
-export const executeTraceJob: JobExecutor = async (row, context) => {
+export const executeTraceJob = async (row: JobRow, context: JobExecutionContext): Promise<TraceJobResult> => {
   const input = row.input as unknown as StoredTraceInput & { kind?: string; map_id?: string };
   if (!Array.isArray(input.wallets) || !Array.isArray(input.chains)) {
     throw new JobRunError("invalid_trace_request", "The job's input is not a trace request.", false);

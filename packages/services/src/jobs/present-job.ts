@@ -1,4 +1,4 @@
-import type { Job } from "@crs/contract";
+import type { Job, TraceJobResult } from "@crs/contract";
 import { formatTimestamp } from "@crs/core";
 import type { schema } from "@crs/db";
 
@@ -15,7 +15,8 @@ export function presentJob(row: JobRow): Job {
     type: row.type,
     status: row.status,
     input: row.input,
-    result: row.status === "succeeded" ? (row.result ?? null) : null,
+    // Written by the job type's executor; crypto.trace, the one type, returns a TraceJobResult (execute-job.ts).
+    result: row.status === "succeeded" ? ((row.result as TraceJobResult | null) ?? null) : null,
     error: row.status === "failed" ? (row.error ?? null) : null,
     matter_id: row.matterId,
     attempts: row.attempts,

@@ -19,7 +19,9 @@ export interface ClaimedDelivery extends DeliveryRef {
 }
 
 /** A delivery a claim took: to attempt now, or ended without an attempt (its endpoint is disabled or deleted, or its window closed). */
-export type ClaimResult = { kind: "claimed"; delivery: ClaimedDelivery } | { kind: "ended"; ref: DeliveryRef; reason: string };
+export type ClaimResult =
+  | { kind: "claimed"; delivery: ClaimedDelivery }
+  | { kind: "ended"; ref: DeliveryRef; reason: string };
 
 export interface ClaimOptions {
   /** how long the claim holds: longer than one attempt can take (the sender's deadline plus a margin) */
@@ -64,8 +66,7 @@ export async function claimWebhookDeliveries(
         environment: claimed.environment,
         url: claimed.url,
         secretBox: claimed.secretBox,
-        secretContext:
-          claimed.webhookEndpointId ?? fallbackSecretContext(taken.organizationId, taken.environment),
+        secretContext: claimed.webhookEndpointId ?? fallbackSecretContext(taken.organizationId, taken.environment),
         event: claimed.event,
       },
     };
