@@ -1,5 +1,7 @@
 import { Capabilities, ChainCheckpoint, ChainVerification, Event, eventOperations } from "@crs/contract";
 import { createChainVerifier, GENESIS_PREV_HASH, publicKeyFromHex, verifyCheckpointSignature } from "@crs/core";
+import { runWrite, systemActor } from "@crs/services";
+import { createMatter as createMatterInService } from "@crs/services/matters/create-matter";
 import type postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { expectAuditRef, expectError, expectStandardHeaders } from "./support/expectations";
@@ -233,6 +235,40 @@ describe("events: behaviour", () => {
         .sort();
       expect(listed.map((e) => String(e.data.matter_id)).sort()).toEqual(matterIds);
     }
+  });
+
+  it("holds the chain only while a write appends: one that recorded its event and is still working blocks no other", async () => {
+    const owner = await app().mintKey();
+    const actor = systemActor(owner, "test.slow-write", "req_slowwriteprobe000000000000");
+    let finishSlowWrite = () => {};
+    let slowWriteRecorded = () => {};
+    const recorded = new Promise<void>((resolve) => {
+      slowWriteRecorded = resolve;
+    });
+    const slow = runWrite(app().deps, actor, async (write) => {
+      const matter = await createMatterInService(write, {
+        params: {},
+        body: { name: "Slow v. Doe", mode: "recovery" },
+      });
+      slowWriteRecorded();
+      // Still inside its transaction, after its event was recorded.
+      await new Promise<void>((resolve) => {
+        finishSlowWrite = resolve;
+      });
+      return matter;
+    });
+    await recorded;
+    // Another write of the same organization commits while the first is still open.
+    const quick = await app().request("POST", "/v1/matters", { key: owner.key, body: { name: "Quick v. Doe" } });
+    expect(quick.status).toBe(201);
+    finishSlowWrite();
+    const slowMatter = await slow;
+    const rows = await chainRows(owner.organizationId);
+    expect(rows.map((row) => row.sequence)).toEqual([1, 2]);
+    expect(await verifyChain(owner)).toMatchObject({ valid: true, events_checked: 2 });
+    const listed = await allEvents(app(), owner);
+    // The quick write committed first, so it holds sequence 1.
+    expect(listed.map((event) => event.data.matter_id)).toEqual([(quick.json as { id: string }).id, slowMatter.id]);
   });
 
   it("lets anyone holding the events verify them offline with the published public key", async () => {

@@ -20,6 +20,10 @@ export interface NewEvent {
   apiVersion: string;
   auditRef: string;
   matterId: string | null;
+  /**
+   * As jsonb will read it back (plain JSON: jsonb keeps numbers and strings but not key order or undefined
+   * members): it is hashed as given, and the hash must hold for what verify-chain reads.
+   */
   data: Record<string, unknown>;
 }
 
@@ -59,8 +63,6 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
   if (!head) throw new Error("chain head vanished inside its own transaction");
   const created = sealing.clock();
 
-  // jsonb keeps numbers and strings but not key order or undefined members; hash what will be read back.
-  const data = JSON.parse(JSON.stringify(event.data)) as Record<string, unknown>;
   const unsigned: UnsignedChainEvent = {
     id: sealing.newEventId(),
     object: "event",
@@ -68,7 +70,7 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     created: formatTimestamp(created),
     livemode: event.environment === "live",
     api_version: event.apiVersion,
-    data,
+    data: event.data,
     audit_ref: event.auditRef,
     sequence: head.headSequence + 1,
     prev_hash: head.headHash,

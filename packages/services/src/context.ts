@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import type { AnyScope, ApiVersion, EventType } from "@crs/contract";
-import type { ChainEvent, Environment, IdKind, SanctionsEntry } from "@crs/core";
+import type { Environment, IdKind, SanctionsEntry } from "@crs/core";
 import type { Database, EnqueueOptions, Transaction } from "@crs/db";
 import type { Sql } from "postgres";
 import type { ArtifactStore } from "./packets/artifact-store";
@@ -94,8 +94,11 @@ export interface WriteContext {
   /** the event-signing key (exports publish its public half and check the chain with it) */
   eventSigningKey: KeyObject;
   artifactStore: ArtifactStore;
-  /** appends one signed event to the actor's chain, and queues its webhook deliveries */
-  recordEvent(input: RecordEventInput): Promise<ChainEvent>;
+  /**
+   * Records one event for the actor's chain: it is signed and appended, with its webhook deliveries, when
+   * the write's own work is done and before it commits (nothing of it exists if the write rolls back).
+   */
+  recordEvent(input: RecordEventInput): void;
   /** adds a graphile-worker job */
   enqueue(task: string, payload: unknown, options?: EnqueueOptions): Promise<{ id: string }>;
 }

@@ -39,7 +39,7 @@ export async function cancelJob(
     .returning();
   if (!canceled) throw new Error("job update returned nothing");
   const job = presentJob(canceled);
-  await write.recordEvent({ type: "job.canceled", idField: "job_id", object: job, matterId: canceled.matterId });
+  write.recordEvent({ type: "job.canceled", idField: "job_id", object: job, matterId: canceled.matterId });
   await settleAssetMapOfJob(write, canceled);
   return job;
 }

@@ -52,7 +52,7 @@ export async function dispatchJob(
     })
     .returning();
   if (!row) throw new Error("job insert returned nothing");
-  await write.recordEvent({ type: "job.created", idField: "job_id", object: presentJob(row), matterId: row.matterId });
+  write.recordEvent({ type: "job.created", idField: "job_id", object: presentJob(row), matterId: row.matterId });
   await enqueueJobRun(write, row);
   return row;
 }

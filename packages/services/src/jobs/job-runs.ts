@@ -111,7 +111,7 @@ export function recordJobSuccess(deps: ServiceDeps, run: JobRun, result: Record<
       .where(tenantRow(schema.jobs, write.actor, row.id))
       .returning();
     if (!done) throw new Error("job update returned nothing");
-    await write.recordEvent({
+    write.recordEvent({
       type: "job.completed",
       idField: "job_id",
       object: presentJob(done),
@@ -164,7 +164,7 @@ async function failOrRetry(write: WriteContext, row: JobRow, error: JobError, se
     .where(tenantRow(schema.jobs, write.actor, row.id))
     .returning();
   if (!failed) throw new Error("job update returned nothing");
-  await write.recordEvent({
+  write.recordEvent({
     type: "job.failed",
     idField: "job_id",
     object: presentJob(failed),

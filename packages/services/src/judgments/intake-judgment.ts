@@ -69,6 +69,6 @@ export async function intakeJudgment(
     .returning();
   if (!row) throw new Error("judgment insert returned nothing");
   const judgment = await viewJudgment(tx, { tenant: actor, newId: write.newId, clock: write.clock }, row, matter);
-  await write.recordEvent({ type: "judgment.created", idField: "judgment_id", object: judgment, matterId: matter.id });
+  write.recordEvent({ type: "judgment.created", idField: "judgment_id", object: judgment, matterId: matter.id });
   return judgment;
 }

@@ -72,7 +72,7 @@ export async function setEnforcementPosture(
     .returning();
   if (!reviewed) throw new Error("judgment review update returned nothing");
   const presented = presentEnforcementPosture(posture, reviewed);
-  await write.recordEvent({
+  write.recordEvent({
     type: "judgment.enforcement_set",
     idField: "judgment_id",
     resourceId: judgment.id,

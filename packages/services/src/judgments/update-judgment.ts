@@ -56,7 +56,7 @@ export async function updateJudgment(
     .returning();
   if (!row) throw new Error("judgment update returned nothing");
   const judgment = await viewJudgment(tx, view, row, matter);
-  await write.recordEvent({
+  write.recordEvent({
     type: "judgment.updated",
     idField: "judgment_id",
     object: judgment,

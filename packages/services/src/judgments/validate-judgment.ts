@@ -75,7 +75,7 @@ export async function validateJudgment(
     actorId: actor.keyId,
   });
   if (validation.ready) {
-    await write.recordEvent({
+    write.recordEvent({
       type: "judgment.validated",
       idField: "judgment_id",
       resourceId: judgment.id,

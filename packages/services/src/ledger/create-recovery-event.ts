@@ -52,7 +52,7 @@ export async function createRecoveryEvent(
     .returning();
   if (!row) throw new Error("recovery event insert returned nothing");
   const recoveryEvent = presentRecoveryEvent(row);
-  await write.recordEvent({
+  write.recordEvent({
     type: "recovery_event.created",
     idField: "recovery_event_id",
     object: recoveryEvent,

@@ -87,7 +87,7 @@ export async function createRemittanceEvent(
     .returning();
   if (!row) throw new Error("remittance event insert returned nothing");
   const remittance = presentRemittanceEvent(row);
-  await write.recordEvent({
+  write.recordEvent({
     type: "remittance_event.created",
     idField: "remittance_event_id",
     object: remittance,

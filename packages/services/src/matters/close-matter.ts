@@ -27,7 +27,7 @@ export async function closeMatter(
     .returning();
   if (!row) throw new Error("matter close returned nothing");
   const matter = presentMatter(row);
-  await write.recordEvent({
+  write.recordEvent({
     type: "matter.closed",
     idField: "matter_id",
     object: matter,

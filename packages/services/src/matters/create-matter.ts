@@ -29,6 +29,6 @@ export async function createMatter(
     .returning();
   if (!row) throw new Error("matter insert returned nothing");
   const matter = presentMatter(row);
-  await write.recordEvent({ type: "matter.created", idField: "matter_id", object: matter, matterId: matter.id });
+  write.recordEvent({ type: "matter.created", idField: "matter_id", object: matter, matterId: matter.id });
   return matter;
 }

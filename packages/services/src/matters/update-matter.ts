@@ -41,7 +41,7 @@ export async function updateMatter(
     .returning();
   if (!row) throw new Error("matter update returned nothing");
   const matter = presentMatter(row);
-  await write.recordEvent({
+  write.recordEvent({
     type: "matter.updated",
     idField: "matter_id",
     object: matter,

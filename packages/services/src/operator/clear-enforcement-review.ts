@@ -34,7 +34,7 @@ export async function clearEnforcementReview(
     .returning();
   if (!row) throw new Error("judgment review update returned nothing");
   const judgment = await viewJudgment(tx, view, row, matter);
-  await write.recordEvent({
+  write.recordEvent({
     type: "judgment.updated",
     idField: "judgment_id",
     object: judgment,

@@ -46,7 +46,7 @@ export async function clearSanctionsHit(
   if (matter.sanctionsHold && (await countOpenSanctionsHits(tx, actor, matter.id)) === 0) {
     await setMatterSanctionsHold(write, matter, false, { sanctions_hit_cleared: cleared });
   } else {
-    await write.recordEvent({
+    write.recordEvent({
       type: "matter.updated",
       idField: "matter_id",
       object: presentMatter(matter),

@@ -31,7 +31,7 @@ async function decideMatterAuthority(
     actorId: actor.keyId,
   });
   const authority = await deriveAuthorityOfMatter(tx, actor, matter.id);
-  await write.recordEvent({
+  write.recordEvent({
     type: "matter.updated",
     idField: "matter_id",
     object: presentMatter(matter),

@@ -75,7 +75,7 @@ async function updatePacket(
   const exports = (await loadExportsByPacket(tx, actor, [row.id])).get(row.id) ?? [];
   const updated = presentPacket(row, exports, write.publicBaseUrl);
   // No packet.updated event exists in the catalog: the decision rides on matter.updated.
-  await write.recordEvent({
+  write.recordEvent({
     type: "matter.updated",
     idField: "matter_id",
     object: presentMatter(matter),

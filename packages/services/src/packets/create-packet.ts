@@ -143,7 +143,7 @@ export async function createPacket(
     .returning();
   if (!row) throw new Error("packet insert returned nothing");
   const packet = presentPacket(row, [], write.publicBaseUrl);
-  await write.recordEvent({ type: "packet.created", idField: "packet_id", object: packet, matterId: matter.id });
+  write.recordEvent({ type: "packet.created", idField: "packet_id", object: packet, matterId: matter.id });
   return packet;
 }
 

@@ -152,7 +152,7 @@ export async function exportPacket(
       .where(tenantRow(schema.packets, actor, packet.id));
   }
   const packetExport = presentPacketExport(row, write.publicBaseUrl);
-  await write.recordEvent({
+  write.recordEvent({
     type: "packet.exported",
     idField: "export_id",
     object: packetExport,

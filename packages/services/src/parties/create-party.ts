@@ -47,7 +47,7 @@ export async function createParty(
   if (!row) throw new Error("party insert returned nothing");
   const hits = await recordSanctionsHits(write, matter, row);
   const party = presentParty(row, hits);
-  await write.recordEvent({ type: "party.created", idField: "party_id", object: party, matterId: matter.id });
+  write.recordEvent({ type: "party.created", idField: "party_id", object: party, matterId: matter.id });
   await holdMatterForHits(write, matter, hits);
   return party;
 }

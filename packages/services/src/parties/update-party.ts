@@ -68,7 +68,7 @@ export async function updateParty(
   if (!row) throw new Error("party update returned nothing");
   const hits = await recordSanctionsHits(write, matter, row);
   const party = presentParty(row, [...hitsBefore, ...hits]);
-  await write.recordEvent({
+  write.recordEvent({
     type: "party.updated",
     idField: "party_id",
     object: party,

@@ -87,7 +87,7 @@ export async function setMatterSanctionsHold(
     .where(tenantRow(schema.matters, actor, matter.id))
     .returning();
   if (!row) throw new Error("matter sanctions hold update returned nothing");
-  await write.recordEvent({
+  write.recordEvent({
     type: "matter.updated",
     idField: "matter_id",
     object: presentMatter(row),

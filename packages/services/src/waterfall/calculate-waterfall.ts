@@ -92,7 +92,7 @@ export async function calculateWaterfall(
     requestId: actor.requestId,
     actorId: actor.keyId,
   });
-  await write.recordEvent({
+  write.recordEvent({
     type: "waterfall.calculated",
     idField: "waterfall_id",
     object: waterfall,

@@ -53,7 +53,7 @@ export async function createWebhookEndpoint(
   if (!row) throw new Error("webhook endpoint insert returned nothing");
   const endpoint = presentWebhookEndpoint(row);
   // The event carries the endpoint as GET returns it: without the secret.
-  await write.recordEvent({
+  write.recordEvent({
     type: "webhook_endpoint.created",
     idField: "webhook_endpoint_id",
     object: endpoint,

@@ -22,7 +22,7 @@ export async function deleteWebhookEndpoint(
     .set({ deletedAt: now, signingSecretBox: null, updatedAt: now })
     .where(tenantRow(schema.webhookEndpoints, actor, current.id));
   await endPendingDeliveries(write, current.id, "endpoint deleted", now);
-  await write.recordEvent({
+  write.recordEvent({
     type: "webhook_endpoint.deleted",
     idField: "webhook_endpoint_id",
     object: presentWebhookEndpoint(current),

@@ -36,7 +36,7 @@ export async function updateWebhookEndpoint(
   // waiting for a retry end now (an operator can redeliver them after it is enabled again).
   if (changes.status === "disabled") await endPendingDeliveries(write, current.id, "endpoint disabled", now);
   const endpoint = presentWebhookEndpoint(row);
-  await write.recordEvent({
+  write.recordEvent({
     type: "webhook_endpoint.updated",
     idField: "webhook_endpoint_id",
     object: endpoint,

@@ -1,5 +1,13 @@
 import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
-import { appendEvent, enqueueJob, schema, type Transaction, tenantScope } from "@crs/db";
+import {
+  appendEvent,
+  type EventSealing,
+  enqueueJob,
+  type NewEvent,
+  schema,
+  type Transaction,
+  tenantScope,
+} from "@crs/db";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { type Actor, type ServiceDeps, sanctionsListFor, type WriteContext } from "../context";
 import { postgresArtifactStore } from "../packets/artifact-store";
@@ -14,13 +22,27 @@ export interface WriteOptions {
   secretResponseFields?: readonly string[];
 }
 
-function createWriteContext(tx: Transaction, deps: ServiceDeps, actor: Actor, options: WriteOptions): WriteContext {
-  const sealing = {
+function sealingOf(deps: ServiceDeps): EventSealing {
+  return {
     signingKey: deps.eventSigningKey,
     newEventId: () => deps.newId("event"),
     newDeliveryId: () => deps.newId("webhookDelivery"),
     clock: deps.clock,
   };
+}
+
+/**
+ * A write's events wait in `recorded` and are appended when the write's own statements are done, just
+ * before it commits: the organization's chain head stays locked from the append to the commit, so the
+ * lock covers two statements instead of everything the write did after its first event.
+ */
+function createWriteContext(
+  tx: Transaction,
+  deps: ServiceDeps,
+  actor: Actor,
+  options: WriteOptions,
+  recorded: NewEvent[],
+): WriteContext {
   return {
     tx,
     actor,
@@ -47,22 +69,25 @@ function createWriteContext(tx: Transaction, deps: ServiceDeps, actor: Actor, op
         object: input.object,
         ...input.extra,
       };
-      return appendEvent(
-        tx,
-        {
-          organizationId: actor.organizationId,
-          environment: actor.environment,
-          type: input.type,
-          apiVersion: actor.apiVersion,
-          auditRef: actor.requestId,
-          matterId: input.matterId,
-          data,
-        },
-        sealing,
-      );
+      recorded.push({
+        organizationId: actor.organizationId,
+        environment: actor.environment,
+        type: input.type,
+        apiVersion: actor.apiVersion,
+        auditRef: actor.requestId,
+        matterId: input.matterId,
+        // As JSON will read it back, and as it is now: the write may change its objects after recording.
+        data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>,
+      });
     },
     enqueue: (task, payload, enqueueOptions) => enqueueJob(tx, task, payload, enqueueOptions),
   };
+}
+
+async function appendRecorded(tx: Transaction, deps: ServiceDeps, recorded: readonly NewEvent[]): Promise<void> {
+  if (recorded.length === 0) return;
+  const sealing = sealingOf(deps);
+  for (const event of recorded) await appendEvent(tx, event, sealing);
 }
 
 /**
@@ -75,7 +100,12 @@ export function runWrite<T>(
   execute: (write: WriteContext) => Promise<T>,
   options: WriteOptions = {},
 ): Promise<T> {
-  return deps.db.transaction((tx) => execute(createWriteContext(tx, deps, actor, options)));
+  return deps.db.transaction(async (tx) => {
+    const recorded: NewEvent[] = [];
+    const result = await execute(createWriteContext(tx, deps, actor, options, recorded));
+    await appendRecorded(tx, deps, recorded);
+    return result;
+  });
 }
 
 export interface IdempotentRequest {
@@ -160,10 +190,15 @@ export async function runIdempotentWrite(
 
     let answer: WriteAnswer;
     let failure: AppError | null = null;
+    const recorded: NewEvent[] = [];
     try {
-      answer = await tx.transaction((savepoint) => execute(createWriteContext(savepoint, deps, actor, options)));
+      answer = await tx.transaction((savepoint) =>
+        execute(createWriteContext(savepoint, deps, actor, options, recorded)),
+      );
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
+      // Rolled back to the savepoint: what the write did is gone, and so are the events it recorded.
+      recorded.length = 0;
       failure = error;
       answer = { status: error.status, body: toErrorBody(error, actor.requestId, deps.publicBaseUrl) };
     }
@@ -186,6 +221,7 @@ export async function runIdempotentWrite(
       .insert(records)
       .values(record)
       .onConflictDoUpdate({ target: [records.organizationId, records.environment, records.key], set: record });
+    await appendRecorded(tx, deps, recorded);
     const stored = { status: record.responseStatus, bodyText, requestId: actor.requestId };
     return { stored, replayed: false, failure };
   });
