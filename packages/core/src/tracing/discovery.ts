@@ -66,16 +66,49 @@ export class DiscoveryState {
   flags = new Uint8Array(0);
   queuedAt = new Uint8Array(0);
   readonly labelOf = new Map<number, AddressLabel>();
-  readonly queues: number[][];
-  readonly cursor: number[];
   expansions = 0;
   edgesAdmitted = 0;
   readonly truncation = new Set<TruncationReason>();
   stopped = false;
+  /** Every address whose entries differ from the defaults (subjects and every address reached), for `reset`. */
+  readonly touched: number[] = [];
+  /** Addresses flagged NODE_EXPANDED, in the order they were expanded. */
+  readonly expanded: number[] = [];
+  queues: number[][];
+  cursor: number[];
 
   constructor(maxHops: number) {
     this.queues = Array.from({ length: maxHops + 1 }, () => []);
     this.cursor = new Array(maxHops + 1).fill(0);
+  }
+
+  /**
+   * Back to a fresh state for a new trace, keeping the arrays: only the addresses the last trace
+   * touched are restored, so reusing a state over a large graph costs what that trace reached.
+   */
+  reset(maxHops: number): void {
+    for (const node of this.touched) {
+      this.minHop[node] = UNREACHED;
+      this.scannedHop[node] = UNREACHED;
+      this.flags[node] = 0;
+      this.queuedAt[node] = 0;
+      this.arrivalBlock[node] = Number.POSITIVE_INFINITY;
+      this.arrivalSub[node] = Number.POSITIVE_INFINITY;
+      this.arrivalTime[node] = Number.POSITIVE_INFINITY;
+      this.scanBlock[node] = Number.POSITIVE_INFINITY;
+      this.scanSub[node] = Number.POSITIVE_INFINITY;
+      this.loadedFrom[node] = Number.POSITIVE_INFINITY;
+      this.admittedFrom[node] = Number.POSITIVE_INFINITY;
+    }
+    this.touched.length = 0;
+    this.expanded.length = 0;
+    this.labelOf.clear();
+    this.queues = Array.from({ length: maxHops + 1 }, () => []);
+    this.cursor = new Array(maxHops + 1).fill(0);
+    this.expansions = 0;
+    this.edgesAdmitted = 0;
+    this.truncation.clear();
+    this.stopped = false;
   }
 
   ensureCapacity(nodeCount: number): void {
@@ -108,6 +141,7 @@ export class DiscoveryState {
   /** A subject: hop 0, funds present from the start of its incident block. */
   addSubject(node: number, incidentBlock: number): void {
     this.ensureCapacity(node + 1);
+    if (this.minHop[node] === UNREACHED) this.touched.push(node);
     this.flags[node]! |= NODE_SUBJECT;
     this.minHop[node] = 0;
     if (incidentBlock < this.arrivalBlock[node]!) {
@@ -182,6 +216,7 @@ export function runDiscovery(
     if ((flags[v]! & NODE_SUBJECT) !== 0) return;
     let changed = false;
     if (minHop[v] === UNREACHED) {
+      state.touched.push(v);
       const labels = labelsOf(v);
       // Most addresses carry no label: skip the filter-and-sort that would find none.
       const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[e]!);
@@ -271,6 +306,7 @@ export function runDiscovery(
         if ((f & NODE_EXPANDED) === 0) {
           state.expansions++;
           flags[u]! |= NODE_EXPANDED;
+          state.expanded.push(u);
         }
       }
 

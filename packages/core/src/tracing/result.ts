@@ -504,10 +504,21 @@ export async function assembleTraceResult(
   type Draft = Omit<ExchangeHypothesis, "hypothesis_id"> & { node: number };
   const drafts: Draft[] = [];
   const terminals: TraceTerminal[] = [];
+  // Addresses taint reached (hopNow set: the subjects and every edge's receiver), in node order.
+  const reachedNodes: number[] = [];
+  for (const subject of request.subjects) {
+    const node = graph.nodeOf(subject.address);
+    if (node !== undefined && sweep.hopNow[node] !== UNREACHED) reachedNodes.push(node);
+  }
+  for (const e of sweep.edgeEvent) reachedNodes.push(graph.to[e]!);
+  reachedNodes.sort((a, b) => a - b);
   const terminalNodes: number[] = [];
-  for (let node = 0; node < graph.nodeCount; node++) {
-    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0 && sweep.hopNow[node] !== UNREACHED)
-      terminalNodes.push(node);
+  const walletNodes: number[] = [];
+  for (let i = 0; i < reachedNodes.length; i++) {
+    const node = reachedNodes[i]!;
+    if (i > 0 && node === reachedNodes[i - 1]) continue;
+    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0) terminalNodes.push(node);
+    else walletNodes.push(node);
   }
   for (const node of terminalNodes) {
     const label = state.labelOf.get(node) ?? null;
@@ -686,13 +697,7 @@ export async function assembleTraceResult(
 
   // Wallets: subjects, then every non-terminal address taint reached.
   const wallets: TraceWallet[] = [];
-  const walletNodes: number[] = [];
   const subjectSet = new Set(request.subjects.map((s) => s.address));
-  for (let node = 0; node < graph.nodeCount; node++) {
-    const f = state.flags[node]!;
-    if ((f & (NODE_TERMINAL | NODE_HUB)) !== 0) continue;
-    if ((f & NODE_SUBJECT) !== 0 || sweep.hopNow[node] !== UNREACHED) walletNodes.push(node);
-  }
   const retainedOf = new Map<number, Array<[number, bigint]>>();
   for (const node of walletNodes) {
     const address = graph.addressOf(node);
@@ -757,8 +762,10 @@ export async function assembleTraceResult(
       source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into)])].sort(),
     });
   }
+  const walletSet = new Set(walletNodes);
   for (const subject of request.subjects) {
-    if (graph.nodeOf(subject.address) !== undefined && walletNodes.includes(graph.nodeOf(subject.address)!)) continue;
+    const node = graph.nodeOf(subject.address);
+    if (node !== undefined && walletSet.has(node)) continue;
     wallets.push({
       wallet_id: `wal_${shortHash({ network, address: subject.address })}`,
       address: subject.address,

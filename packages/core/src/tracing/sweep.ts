@@ -50,9 +50,79 @@ export interface SweepResult {
   opening: Array<bigint | null>;
 }
 
+/** What the sweep reads of discovery's state. */
+export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock"> & {
+  /** Expanded addresses; when absent they are found by scanning `flags`. */
+  readonly expanded?: readonly number[];
+  /** Addresses discovery touched (a superset of the subjects); when absent, found by scanning `flags`. */
+  readonly touched?: readonly number[];
+};
+
+/**
+ * The sweep's per-address tables, at their defaults. A sweep allocates them unless given a set, which
+ * it leaves for `resetSweepTables` to restore: reusing one set across sweeps over a large graph spares
+ * each trace an allocation and fill proportional to the whole graph.
+ */
+export interface SweepTables {
+  /** Block from which an address's events are replayed (Infinity: never). */
+  readonly openBlock: Float64Array;
+  readonly hopNow: Uint8Array;
+  readonly parentEdge: Int32Array;
+  /** Ledger ids by node × assetCount + asset (-1: none); null when that exceeds 2^24 slots (a Map then). */
+  readonly entryTable: Int32Array | null;
+}
+
+export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
+  const slots = nodeCount * Math.max(1, assetCount);
+  return {
+    openBlock: new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY),
+    hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
+    parentEdge: new Int32Array(nodeCount).fill(-1),
+    entryTable: slots <= 1 << 24 ? new Int32Array(slots).fill(-1) : null,
+  };
+}
+
+/** Restores the defaults a sweep over `state` wrote (edges `edgeEvent`, ledger entries by node and asset). */
+export function resetSweepTables(
+  tables: SweepTables,
+  graph: TransferGraph,
+  state: SweepState,
+  edgeEvent: readonly number[],
+  entries: ReadonlyArray<readonly [number, number, number]>,
+): void {
+  const assetCount = Math.max(1, graph.assets.length);
+  for (const node of expandedNodes(state, graph.nodeCount)) tables.openBlock[node] = Number.POSITIVE_INFINITY;
+  for (const node of touchedNodes(state, graph.nodeCount)) {
+    tables.hopNow[node] = UNREACHED;
+    tables.parentEdge[node] = -1;
+  }
+  for (const e of edgeEvent) {
+    const t = graph.to[e]!;
+    tables.hopNow[t] = UNREACHED;
+    tables.parentEdge[t] = -1;
+  }
+  if (tables.entryTable) for (const [node, a] of entries) tables.entryTable[node * assetCount + a] = -1;
+}
+
+function expandedNodes(state: SweepState, nodeCount: number): readonly number[] {
+  if (state.expanded) return state.expanded;
+  const nodes: number[] = [];
+  for (let n = 0; n < nodeCount; n++) if ((state.flags[n]! & NODE_EXPANDED) !== 0) nodes.push(n);
+  return nodes;
+}
+
+function touchedNodes(state: SweepState, nodeCount: number): readonly number[] {
+  if (state.touched) return state.touched;
+  const nodes: number[] = [];
+  for (let n = 0; n < nodeCount; n++) if (state.minHop[n] !== UNREACHED) nodes.push(n);
+  return nodes;
+}
+
 export interface SweepInput {
   graph: TransferGraph;
-  state: DiscoveryState;
+  state: SweepState;
+  /** Per-address tables at their defaults to use instead of allocating them (see `SweepTables`). */
+  tables?: SweepTables;
   ledger: TaintLedger;
   maxHops: number;
   minValueOf: (asset: number) => bigint;
@@ -84,13 +154,10 @@ export function runSweep(input: SweepInput): SweepResult {
 }
 
 /** Events the sweep replays (in time order), or null for every event of the graph. */
-function sweepOrder(graph: TransferGraph, state: DiscoveryState, openBlock: Float64Array): Uint32Array | null {
+function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, openBlock: Float64Array) {
   const { incidentOffset, incident } = graph;
-  const nodeCount = graph.nodeCount;
-  const flags = state.flags;
   let relevant = 0;
-  for (let n = 0; n < nodeCount; n++) {
-    if ((flags[n]! & NODE_EXPANDED) === 0) continue;
+  for (const n of expanded) {
     const open = state.arrivalBlock[n]!;
     openBlock[n] = open;
     relevant += incidentOffset[n + 1]! - firstIncidentAtOrAfter(graph, n, open, Number.NEGATIVE_INFINITY);
@@ -98,8 +165,7 @@ function sweepOrder(graph: TransferGraph, state: DiscoveryState, openBlock: Floa
   if (relevant >= graph.eventCount * GATHER_RATIO) return null;
   const gathered = new Uint32Array(relevant);
   let k = 0;
-  for (let n = 0; n < nodeCount; n++) {
-    if (openBlock[n] === Number.POSITIVE_INFINITY) continue;
+  for (const n of expanded) {
     const end = incidentOffset[n + 1]!;
     for (let i = firstIncidentAtOrAfter(graph, n, openBlock[n]!, Number.NEGATIVE_INFINITY); i < end; i++) {
       gathered[k++] = incident[i]!;
@@ -132,12 +198,10 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const fifo = ledger.model === "fifo";
   const scratch = { h: 0, l: 0 };
 
-  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
-  const order = sweepOrder(graph, state, openBlock);
-
-  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
-  const parentEdge = new Int32Array(nodeCount).fill(-1);
-  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
+  const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
+  const { openBlock, hopNow, parentEdge } = tables;
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
   // Minimum followable taint per asset as limbs; one beyond their range is never reached.
   const minH = new Float64Array(assetCount);
@@ -149,7 +213,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     } else minH[a] = Number.POSITIVE_INFINITY;
   }
 
-  const index = createEntryIndex(nodeCount, assetCount);
+  const index = createEntryIndex(tables.entryTable, assetCount);
   const entryNode: number[] = [];
   const entryAsset: number[] = [];
   const opening: Array<bigint | null> = [];
@@ -247,8 +311,16 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   };
 
   const count = order ? order.length : graph.eventCount;
+  // Beyond the limbs' range: restore the caller's tables for the bigint sweep that runs instead.
+  const abandon = (): null => {
+    if (input.tables) {
+      const opened: Array<[number, number, number]> = entryNode.map((node, id) => [node, entryAsset[id]!, id]);
+      resetSweepTables(tables, graph, state, edgeEvent, opened);
+    }
+    return null;
+  };
   for (let k = 0; k < count; k++) {
-    if (ledger.overflow) return null;
+    if (ledger.overflow) return abandon();
     const e = order ? order[k]! : k;
     const f = from[e]!;
     const t = to[e]!;
@@ -265,7 +337,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
     const loWord = words[2 * e + AMOUNT_LO_WORD]!;
     if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
-      if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch)) return null;
+      if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch)) return abandon();
       ah = scratch.h;
       al = scratch.l;
     } else {
@@ -283,7 +355,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           nl += LIMB;
           nh -= 1;
         }
-        if (nh < -(2 ** 51)) return null;
+        if (nh < -(2 ** 51)) return abandon();
         runH[key] = nh;
         runL![key] = nl;
       }
@@ -295,7 +367,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           nl -= LIMB;
           nh += 1;
         }
-        if (nh > 2 ** 51) return null;
+        if (nh > 2 ** 51) return abandon();
         runH[key] = nh;
         runL![key] = nl;
       }
@@ -359,7 +431,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
     }
   }
-  if (ledger.overflow) return null;
+  if (ledger.overflow) return abandon();
 
   target.adopt(ledger);
   const entries: Array<[number, number, number]> = new Array(entryNode.length);
@@ -402,14 +474,12 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   const assetCount = Math.max(1, graph.assets.length);
   const flags = state.flags;
 
-  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
-  const order = sweepOrder(graph, state, openBlock);
+  const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
+  const { openBlock, hopNow, parentEdge } = tables;
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
-  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
-  const parentEdge = new Int32Array(nodeCount).fill(-1);
-  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
-
-  const index = createEntryIndex(nodeCount, assetCount);
+  const index = createEntryIndex(tables.entryTable, assetCount);
   const entries: Array<[number, number, number]> = [];
   const opening: Array<bigint | null> = [];
   const totals: SweepTotals[] = Array.from({ length: assetCount }, () => ({
@@ -544,11 +614,10 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
 }
 
 /**
- * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: a flat typed array while
- * that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
+ * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: the flat table of
+ * `SweepTables` while that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
  */
-function createEntryIndex(nodeCount: number, assetCount: number) {
-  const table = nodeCount * assetCount <= 1 << 24 ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
+function createEntryIndex(table: Int32Array | null, assetCount: number) {
   const map = table ? null : new Map<number, number>();
   const get = (key: number): number => (table ? table[key]! : (map!.get(key) ?? -1));
   return {
