@@ -14,6 +14,10 @@
  * (steadier on a shared machine). Memory: RSS, V8 heap and array buffers (typed arrays live outside
  * the V8 heap), sampled after each phase, and the peak RSS of the process.
  */
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import {
   computeTraceOnGraph,
   createIssuerRegistry,
@@ -25,9 +29,6 @@ import {
   type TransferGraph,
   traceOutflows,
 } from "@crs/core";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
-import { join } from "node:path";
 import { z } from "zod";
 
 /** Unset and empty are the same. */
