@@ -5,8 +5,10 @@ import {
   AMOUNT_OVERFLOW,
   amountOf,
   amountWords,
-  firstIncidentAtOrAfter,
+  firstIncidentFromBlock,
+  firstOutEdgeFrom,
   type TransferGraph,
+  timeIndexOf,
 } from "./transfer-graph";
 import type { AddressLabel } from "./types";
 
@@ -185,7 +187,9 @@ export function runDiscovery(
 ): FetchRequest[] {
   state.ensureCapacity(graph.nodeCount);
   const maxHops = limits.maxHops;
-  const { from, to, block, sub, time, asset, incident, incidentOffset } = graph;
+  const { to, block, sub, time, asset, incidentOffset } = graph;
+  const index = timeIndexOf(graph);
+  const { outOffset, outEvent } = index;
   const windowIsWholeGraph = graph.eventCount === 0 || limits.lastBlock >= graph.block[graph.eventCount - 1]!;
   const { minHop, arrivalBlock, arrivalSub, arrivalTime, flags } = state;
   let ticks = 0;
@@ -274,16 +278,15 @@ export function runDiscovery(
         continue;
       }
 
-      const end = windowIsWholeGraph
-        ? incidentOffset[u + 1]!
-        : firstIncidentAtOrAfter(graph, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY);
-      const blockStart = firstIncidentAtOrAfter(graph, u, openBlock, Number.NEGATIVE_INFINITY);
       if (state.admittedFrom[u]! > openBlock) {
-        const admitStart = blockStart;
+        const end = windowIsWholeGraph
+          ? incidentOffset[u + 1]!
+          : firstIncidentFromBlock(graph, index, u, limits.lastBlock + 1);
+        const admitStart = firstIncidentFromBlock(graph, index, u, openBlock);
         const admitEnd =
           state.admittedFrom[u]! === Number.POSITIVE_INFINITY
             ? end
-            : firstIncidentAtOrAfter(graph, u, state.admittedFrom[u]!, Number.NEGATIVE_INFINITY);
+            : firstIncidentFromBlock(graph, index, u, state.admittedFrom[u]!);
         const count = admitEnd - admitStart;
         if ((f & NODE_EXPANDED) === 0) {
           if (state.expansions >= limits.maxExpansions) {
@@ -311,23 +314,17 @@ export function runDiscovery(
       }
 
       const hop = minHop[u]!;
-      // First event after the arrival: step past the arrival block's earlier events.
-      let scanStart = blockStart;
-      while (
-        scanStart < end &&
-        block[incident[scanStart]!] === openBlock &&
-        sub[incident[scanStart]!]! <= arrivalSub[u]!
-      ) {
-        scanStart++;
-      }
+      // Outflows after the arrival, up to where the last scan at this hop began (it covered the rest).
+      const scanStart = firstOutEdgeFrom(graph, index, u, openBlock, arrivalSub[u]!, true);
       const scanEnd =
         state.scannedHop[u] !== hop || state.scanBlock[u]! === Number.POSITIVE_INFINITY
-          ? end
-          : firstIncidentAtOrAfter(graph, u, state.scanBlock[u]!, state.scanSub[u]!);
+          ? windowIsWholeGraph
+            ? outOffset[u + 1]!
+            : firstOutEdgeFrom(graph, index, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY, false)
+          : firstOutEdgeFrom(graph, index, u, state.scanBlock[u]!, state.scanSub[u]!, false);
       const nextHop = hop + 1;
       for (let i = scanStart; i < scanEnd; i++) {
-        const e = incident[i]!;
-        if (from[e] !== u) continue;
+        const e = outEvent[i]!;
         const v = to[e]!;
         if (v === u) continue;
         if (belowMin(e)) continue;

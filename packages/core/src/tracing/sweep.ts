@@ -7,8 +7,9 @@ import {
   AMOUNT_OVERFLOW,
   amountOf,
   amountWords,
-  firstIncidentAtOrAfter,
+  firstIncidentFromBlock,
   type TransferGraph,
+  timeIndexOf,
 } from "./transfer-graph";
 
 /**
@@ -156,18 +157,19 @@ export function runSweep(input: SweepInput): SweepResult {
 /** Events the sweep replays (in time order), or null for every event of the graph. */
 function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, openBlock: Float64Array) {
   const { incidentOffset, incident } = graph;
+  const index = timeIndexOf(graph);
   let relevant = 0;
   for (const n of expanded) {
     const open = state.arrivalBlock[n]!;
     openBlock[n] = open;
-    relevant += incidentOffset[n + 1]! - firstIncidentAtOrAfter(graph, n, open, Number.NEGATIVE_INFINITY);
+    relevant += incidentOffset[n + 1]! - firstIncidentFromBlock(graph, index, n, open);
   }
   if (relevant >= graph.eventCount * GATHER_RATIO) return null;
   const gathered = new Uint32Array(relevant);
   let k = 0;
   for (const n of expanded) {
     const end = incidentOffset[n + 1]!;
-    for (let i = firstIncidentAtOrAfter(graph, n, openBlock[n]!, Number.NEGATIVE_INFINITY); i < end; i++) {
+    for (let i = firstIncidentFromBlock(graph, index, n, openBlock[n]!); i < end; i++) {
       gathered[k++] = incident[i]!;
     }
   }
