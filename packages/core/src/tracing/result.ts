@@ -492,7 +492,9 @@ export async function assembleTraceResult(
     return byAsset(out);
   };
   const entriesOf = new Map<number, Array<[number, number]>>();
-  for (const [node, a, id] of sweep.entries) {
+  for (let id = 0; id < sweep.entryNode.length; id++) {
+    const node = sweep.entryNode[id]!;
+    const a = sweep.entryAsset[id]!;
     const list = entriesOf.get(node);
     if (list) list.push([a, id]);
     else entriesOf.set(node, [[a, id]]);
@@ -583,7 +585,7 @@ export async function assembleTraceResult(
               labelsOf,
               openingOf: (a) => {
                 const entry = sweep.entryOf(sender, a);
-                return entry === undefined ? null : (sweep.opening[entry] ?? null);
+                return entry === undefined ? null : sweep.openingOf(entry);
               },
               windowSeconds: request.sweep_window_seconds,
               nativeGasAllowance: request.native_gas_allowance,
@@ -754,7 +756,7 @@ export async function assembleTraceResult(
       received: isSubject ? [] : receivedOf(node),
       retained: open ? retainedList.map(([a, units]) => amountIn(a, units)) : null,
       retained_reason: retainedReason,
-      opening_balance_unknown: entries.filter(([, id]) => sweep.opening[id] === null).map(([a]) => keyOf(a)),
+      opening_balance_unknown: entries.filter(([, id]) => sweep.openingOf(id) === null).map(([a]) => keyOf(a)),
       shortfall: entries
         .map(([a, id]): [number, bigint] => [a, ledger.shortfallOf(id)])
         .filter(([, units]) => units > 0n)
@@ -890,7 +892,7 @@ export async function assembleTraceResult(
 
   // Conservation ledger per asset.
   const retainedTotals = new Array<bigint>(assetCount).fill(0n);
-  for (const [, a, id] of sweep.entries) retainedTotals[a]! += ledger.taintHeld(id);
+  for (let id = 0; id < sweep.entryAsset.length; id++) retainedTotals[sweep.entryAsset[id]!]! += ledger.taintHeld(id);
   const conserved = request.taint_model !== "poison";
   const totals: AssetTotals[] = sweep.totals
     .map((t, a) => ({ t, a }))

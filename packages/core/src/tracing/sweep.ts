@@ -42,13 +42,18 @@ export interface SweepResult {
   parentEdge: Int32Array;
   /** Ledger entry of (node, asset), or undefined. */
   entryOf: (node: number, asset: number) => number | undefined;
-  /** Open entries in the order they were opened: [node, asset, entry]. */
-  entries: Array<[number, number, number]>;
+  /** Node and asset of each ledger entry, by entry id (ids count up in the order entries were opened). */
+  entryNode: ArrayLike<number>;
+  entryAsset: ArrayLike<number>;
+  /** Opening balance of entry `id` (null = unknown, treated as zero). */
+  openingOf: (id: number) => bigint | null;
+  /** Open entries in the order they were opened: [node, asset, entry]. A view built on first read. */
+  readonly entries: Array<[number, number, number]>;
   /** Tainted value received by addresses without a ledger entry (terminals, frontier, unexplored). */
   receivedBy: Map<number, bigint>;
   totals: SweepTotals[];
-  /** Opening balance of each entry (null = unknown, treated as zero). */
-  opening: Array<bigint | null>;
+  /** Opening balance of each entry (null = unknown, treated as zero). A view built on first read. */
+  readonly opening: Array<bigint | null>;
 }
 
 /** What the sweep reads of discovery's state. */
@@ -89,7 +94,8 @@ export function resetSweepTables(
   graph: TransferGraph,
   state: SweepState,
   edgeEvent: readonly number[],
-  entries: ReadonlyArray<readonly [number, number, number]>,
+  entryNode: ArrayLike<number>,
+  entryAsset: ArrayLike<number>,
 ): void {
   const assetCount = Math.max(1, graph.assets.length);
   for (const node of expandedNodes(state, graph.nodeCount)) tables.openBlock[node] = Number.POSITIVE_INFINITY;
@@ -102,7 +108,9 @@ export function resetSweepTables(
     tables.hopNow[t] = UNREACHED;
     tables.parentEdge[t] = -1;
   }
-  if (tables.entryTable) for (const [node, a] of entries) tables.entryTable[node * assetCount + a] = -1;
+  if (tables.entryTable) {
+    for (let id = 0; id < entryNode.length; id++) tables.entryTable[entryNode[id]! * assetCount + entryAsset[id]!] = -1;
+  }
 }
 
 function expandedNodes(state: SweepState, nodeCount: number): readonly number[] {
@@ -216,9 +224,14 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   }
 
   const index = createEntryIndex(tables.entryTable, assetCount);
+  // Entries and their opening balances as plain columns: a tuple or bigint per entry, kept to the end
+  // of the sweep, costs the garbage collector more than the sweep's own arithmetic.
   const entryNode: number[] = [];
   const entryAsset: number[] = [];
-  const opening: Array<bigint | null> = [];
+  /** Opening balance per entry: limbs, or (when read from `openingBalance`) the value itself. */
+  const openH: number[] = [];
+  const openL: number[] = [];
+  const openValue: Array<bigint | null> = [];
   const sumH = new Float64Array(assetCount * 5);
   const sumL = new Float64Array(assetCount * 5);
   const dustEdges = new Array<number>(assetCount).fill(0);
@@ -290,7 +303,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         }
       } else ledger.overflow = true;
       id = ledger.open(isSubject, h, l);
-      opening[id] = limbsToBigint(h, l);
+      openH[id] = h;
+      openL[id] = l;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     } else {
       const balance = input.openingBalance(node, a, openBlock[node]! - 1);
@@ -303,7 +317,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         } else ledger.overflow = true;
       }
       id = ledger.open(isSubject, h, l);
-      opening[id] = balance;
+      openValue[id] = balance;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     }
     index.set(key, id);
@@ -315,10 +329,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const count = order ? order.length : graph.eventCount;
   // Beyond the limbs' range: restore the caller's tables for the bigint sweep that runs instead.
   const abandon = (): null => {
-    if (input.tables) {
-      const opened: Array<[number, number, number]> = entryNode.map((node, id) => [node, entryAsset[id]!, id]);
-      resetSweepTables(tables, graph, state, edgeEvent, opened);
-    }
+    if (input.tables) resetSweepTables(tables, graph, state, edgeEvent, entryNode, entryAsset);
     return null;
   };
   for (let k = 0; k < count; k++) {
@@ -436,8 +447,6 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   if (ledger.overflow) return abandon();
 
   target.adopt(ledger);
-  const entries: Array<[number, number, number]> = new Array(entryNode.length);
-  for (let id = 0; id < entryNode.length; id++) entries[id] = [entryNode[id]!, entryAsset[id]!, id];
   const edgeTaint: bigint[] = new Array(edgeEvent.length);
   for (let i = 0; i < edgeEvent.length; i++) edgeTaint[i] = limbsToBigint(edgeTaintH[i]!, edgeTaintL[i]!);
   const receivedBy = new Map<number, bigint>();
@@ -450,17 +459,39 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     dustEdges: dustEdges[a]!,
     unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
   }));
-  return {
+  const openingOf = runH
+    ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
+    : (id: number): bigint | null => openValue[id]!;
+  return sweepResult({
     edgeEvent,
     edgeTaint,
     edgeHop,
     hopNow,
     parentEdge,
     entryOf: index.entryOf,
-    entries,
+    entryNode,
+    entryAsset,
+    openingOf,
     receivedBy,
     totals,
-    opening,
+  });
+}
+
+/** A sweep's result with `entries` and `opening` as views over its entry columns, built on first read. */
+function sweepResult(fields: Omit<SweepResult, "entries" | "opening">): SweepResult {
+  let entries: Array<[number, number, number]> | undefined;
+  let opening: Array<bigint | null> | undefined;
+  const { entryNode, entryAsset, openingOf } = fields;
+  return {
+    ...fields,
+    get entries() {
+      entries ??= Array.from({ length: entryNode.length }, (_, id) => [entryNode[id]!, entryAsset[id]!, id]);
+      return entries;
+    },
+    get opening() {
+      opening ??= Array.from({ length: entryNode.length }, (_, id) => openingOf(id));
+      return opening;
+    },
   };
 }
 
@@ -482,7 +513,8 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
   const index = createEntryIndex(tables.entryTable, assetCount);
-  const entries: Array<[number, number, number]> = [];
+  const entryNode: number[] = [];
+  const entryAsset: number[] = [];
   const opening: Array<bigint | null> = [];
   const totals: SweepTotals[] = Array.from({ length: assetCount }, () => ({
     subjectTaint: 0n,
@@ -511,7 +543,8 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     opening[id] = balance;
     totals[a]!.subjectTaint += ledger.openingTaint(id);
     index.set(key, id);
-    entries.push([node, a, id]);
+    entryNode.push(node);
+    entryAsset.push(a);
     return id;
   };
 
@@ -601,18 +634,19 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     }
   }
 
-  return {
+  return sweepResult({
     edgeEvent,
     edgeTaint,
     edgeHop,
     hopNow,
     parentEdge,
     entryOf: index.entryOf,
-    entries,
+    entryNode,
+    entryAsset,
+    openingOf: (id) => opening[id]!,
     receivedBy,
     totals,
-    opening,
-  };
+  });
 }
 
 /**

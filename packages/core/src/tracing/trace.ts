@@ -174,7 +174,7 @@ function takeScratch(graph: TransferGraph, maxHops: number): TraceScratch {
 /** Restores what the computation's trace wrote and pools its arrays; the computation must not be read after. */
 function returnScratch(computation: TraceComputation, scratch: TraceScratch): void {
   const { graph, state, sweep } = computation;
-  resetSweepTables(scratch.tables, graph, state, sweep.edgeEvent, sweep.entries);
+  resetSweepTables(scratch.tables, graph, state, sweep.edgeEvent, sweep.entryNode, sweep.entryAsset);
   let pool = scratchPool.get(graph);
   if (!pool) {
     pool = [];
