@@ -14,6 +14,10 @@
  * (steadier on a shared machine). Memory: RSS, V8 heap and array buffers (typed arrays live outside
  * the V8 heap), sampled after each phase, and the peak RSS of the process.
  */
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import {
   computeTraceOnGraph,
   createIssuerRegistry,
@@ -38,12 +42,33 @@ const Config = z.object({
   BENCH_USERS: setting(200_000, 1_000, 2_000_000),
   /** background transfer events; scenario events come on top */
   BENCH_EVENTS: setting(1_000_000, 10_000, 20_000_000),
+  /** a directory: write a V8 CPU profile of each engine case there (bench/top-frames.ts reads it) */
+  BENCH_CPU_PROF_DIR: z.string().optional(),
 });
 const config = Config.parse(process.env);
 const RUNS = config.BENCH_RUNS;
 const USERS = config.BENCH_USERS;
 const EVENTS = config.BENCH_EVENTS;
 const TRACED_AT = "2026-07-05T12:00:00.000Z";
+
+const PROFILE_DIR = config.BENCH_CPU_PROF_DIR || undefined;
+let session: Session | undefined;
+if (PROFILE_DIR) {
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+}
+
+/** Profiles `run` into PROFILE_DIR/<name>.cpuprofile when profiling is on. */
+async function profiled<T>(name: string, run: () => Promise<T> | T): Promise<T> {
+  if (!session) return run();
+  await session.post("Profiler.start");
+  const value = await run();
+  const { profile } = await session.post("Profiler.stop");
+  writeFileSync(join(PROFILE_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
+  return value;
+}
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 let peakHeap = 0;
@@ -207,12 +232,14 @@ async function main(): Promise<void> {
     );
     return state;
   };
-  const discovery = repeat(discoverOnly);
+  const discovery = await profiled("discovery", () => repeat(discoverOnly));
   console.log(
     `  discovery only  ${discovery.ms.toFixed(1).padStart(8)} ms (cpu ${discovery.cpuMs.toFixed(1)} ms)  ${discovery.value.edgesAdmitted.toLocaleString("en")} events admitted, ${discovery.value.expansions.toLocaleString("en")} addresses expanded; ${(discovery.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(discovery.cpuMs / baseline.cpuMs).toFixed(2)}x) (time order, amounts, labels, both directions)`,
   );
   for (const model of ["poison", "fifo", "haircut"] as const) {
-    const run = repeat(() => computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded }));
+    const run = await profiled(`engine-${model}`, () =>
+      repeat(() => computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded })),
+    );
     const computation = run.value;
     const swept = computation.sweep.edgeEvent.length;
     const admitted = computation.state.edgesAdmitted;
@@ -223,8 +250,8 @@ async function main(): Promise<void> {
   }
   const provider = new SyntheticChainProvider(chain);
   const issuers = createIssuerRegistry(chain.issuers);
-  const full = await timeAsync(() =>
-    traceOutflows(worstRequest("fifo"), { provider, graph, issuers, budget: unbounded }),
+  const full = await profiled("full", () =>
+    timeAsync(() => traceOutflows(worstRequest("fifo"), { provider, graph, issuers, budget: unbounded })),
   );
   console.log(
     `  full result (fifo, once): ${full.ms.toFixed(0)} ms for ${full.value.edge_count.toLocaleString("en")} edges and ${full.value.node_count.toLocaleString("en")} nodes as JSON-ready objects`,
@@ -235,22 +262,26 @@ async function main(): Promise<void> {
   const peel = chain.scenarios.filter((s) => s.kind === "peel_to_exchange");
   const typical: number[] = [];
   let typicalEdges = 0;
-  for (let round = 0; round <= RUNS; round++) {
-    for (const scenario of peel) {
-      const result = await timeAsync(() =>
-        traceOutflows(
-          {
-            network: chain.network,
-            subjects: [{ address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] }],
-            traced_at: TRACED_AT,
-          },
-          { provider, graph, issuers },
-        ),
-      );
-      if (round > 0) typical.push(result.ms);
-      typicalEdges = result.value.edge_count;
+  await profiled("typical", async () => {
+    for (let round = 0; round <= RUNS; round++) {
+      for (const scenario of peel) {
+        const result = await timeAsync(() =>
+          traceOutflows(
+            {
+              network: chain.network,
+              subjects: [
+                { address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] },
+              ],
+              traced_at: TRACED_AT,
+            },
+            { provider, graph, issuers },
+          ),
+        );
+        if (round > 0) typical.push(result.ms);
+        typicalEdges = result.value.edge_count;
+      }
     }
-  }
+  });
   console.log(`  median ${median(typical).toFixed(2)} ms per trace (last trace: ${typicalEdges} edges)`);
   memory("typical");
   console.log(

@@ -5,8 +5,10 @@ import {
   AMOUNT_OVERFLOW,
   amountOf,
   amountWords,
-  firstIncidentAtOrAfter,
+  firstIncidentFromBlock,
+  firstOutEdgeFrom,
   type TransferGraph,
+  timeIndexOf,
 } from "./transfer-graph";
 import type { AddressLabel } from "./types";
 
@@ -66,16 +68,49 @@ export class DiscoveryState {
   flags = new Uint8Array(0);
   queuedAt = new Uint8Array(0);
   readonly labelOf = new Map<number, AddressLabel>();
-  readonly queues: number[][];
-  readonly cursor: number[];
   expansions = 0;
   edgesAdmitted = 0;
   readonly truncation = new Set<TruncationReason>();
   stopped = false;
+  /** Every address whose entries differ from the defaults (subjects and every address reached), for `reset`. */
+  readonly touched: number[] = [];
+  /** Addresses flagged NODE_EXPANDED, in the order they were expanded. */
+  readonly expanded: number[] = [];
+  queues: number[][];
+  cursor: number[];
 
   constructor(maxHops: number) {
     this.queues = Array.from({ length: maxHops + 1 }, () => []);
     this.cursor = new Array(maxHops + 1).fill(0);
+  }
+
+  /**
+   * Back to a fresh state for a new trace, keeping the arrays: only the addresses the last trace
+   * touched are restored, so reusing a state over a large graph costs what that trace reached.
+   */
+  reset(maxHops: number): void {
+    for (const node of this.touched) {
+      this.minHop[node] = UNREACHED;
+      this.scannedHop[node] = UNREACHED;
+      this.flags[node] = 0;
+      this.queuedAt[node] = 0;
+      this.arrivalBlock[node] = Number.POSITIVE_INFINITY;
+      this.arrivalSub[node] = Number.POSITIVE_INFINITY;
+      this.arrivalTime[node] = Number.POSITIVE_INFINITY;
+      this.scanBlock[node] = Number.POSITIVE_INFINITY;
+      this.scanSub[node] = Number.POSITIVE_INFINITY;
+      this.loadedFrom[node] = Number.POSITIVE_INFINITY;
+      this.admittedFrom[node] = Number.POSITIVE_INFINITY;
+    }
+    this.touched.length = 0;
+    this.expanded.length = 0;
+    this.labelOf.clear();
+    this.queues = Array.from({ length: maxHops + 1 }, () => []);
+    this.cursor = new Array(maxHops + 1).fill(0);
+    this.expansions = 0;
+    this.edgesAdmitted = 0;
+    this.truncation.clear();
+    this.stopped = false;
   }
 
   ensureCapacity(nodeCount: number): void {
@@ -108,6 +143,7 @@ export class DiscoveryState {
   /** A subject: hop 0, funds present from the start of its incident block. */
   addSubject(node: number, incidentBlock: number): void {
     this.ensureCapacity(node + 1);
+    if (this.minHop[node] === UNREACHED) this.touched.push(node);
     this.flags[node]! |= NODE_SUBJECT;
     this.minHop[node] = 0;
     if (incidentBlock < this.arrivalBlock[node]!) {
@@ -151,7 +187,9 @@ export function runDiscovery(
 ): FetchRequest[] {
   state.ensureCapacity(graph.nodeCount);
   const maxHops = limits.maxHops;
-  const { from, to, block, sub, time, asset, incident, incidentOffset } = graph;
+  const { to, block, sub, time, asset, incidentOffset } = graph;
+  const index = timeIndexOf(graph);
+  const { outOffset, outEvent } = index;
   const windowIsWholeGraph = graph.eventCount === 0 || limits.lastBlock >= graph.block[graph.eventCount - 1]!;
   const { minHop, arrivalBlock, arrivalSub, arrivalTime, flags } = state;
   let ticks = 0;
@@ -182,6 +220,7 @@ export function runDiscovery(
     if ((flags[v]! & NODE_SUBJECT) !== 0) return;
     let changed = false;
     if (minHop[v] === UNREACHED) {
+      state.touched.push(v);
       const labels = labelsOf(v);
       // Most addresses carry no label: skip the filter-and-sort that would find none.
       const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[e]!);
@@ -239,16 +278,15 @@ export function runDiscovery(
         continue;
       }
 
-      const end = windowIsWholeGraph
-        ? incidentOffset[u + 1]!
-        : firstIncidentAtOrAfter(graph, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY);
-      const blockStart = firstIncidentAtOrAfter(graph, u, openBlock, Number.NEGATIVE_INFINITY);
       if (state.admittedFrom[u]! > openBlock) {
-        const admitStart = blockStart;
+        const end = windowIsWholeGraph
+          ? incidentOffset[u + 1]!
+          : firstIncidentFromBlock(graph, index, u, limits.lastBlock + 1);
+        const admitStart = firstIncidentFromBlock(graph, index, u, openBlock);
         const admitEnd =
           state.admittedFrom[u]! === Number.POSITIVE_INFINITY
             ? end
-            : firstIncidentAtOrAfter(graph, u, state.admittedFrom[u]!, Number.NEGATIVE_INFINITY);
+            : firstIncidentFromBlock(graph, index, u, state.admittedFrom[u]!);
         const count = admitEnd - admitStart;
         if ((f & NODE_EXPANDED) === 0) {
           if (state.expansions >= limits.maxExpansions) {
@@ -271,27 +309,22 @@ export function runDiscovery(
         if ((f & NODE_EXPANDED) === 0) {
           state.expansions++;
           flags[u]! |= NODE_EXPANDED;
+          state.expanded.push(u);
         }
       }
 
       const hop = minHop[u]!;
-      // First event after the arrival: step past the arrival block's earlier events.
-      let scanStart = blockStart;
-      while (
-        scanStart < end &&
-        block[incident[scanStart]!] === openBlock &&
-        sub[incident[scanStart]!]! <= arrivalSub[u]!
-      ) {
-        scanStart++;
-      }
+      // Outflows after the arrival, up to where the last scan at this hop began (it covered the rest).
+      const scanStart = firstOutEdgeFrom(graph, index, u, openBlock, arrivalSub[u]!, true);
       const scanEnd =
         state.scannedHop[u] !== hop || state.scanBlock[u]! === Number.POSITIVE_INFINITY
-          ? end
-          : firstIncidentAtOrAfter(graph, u, state.scanBlock[u]!, state.scanSub[u]!);
+          ? windowIsWholeGraph
+            ? outOffset[u + 1]!
+            : firstOutEdgeFrom(graph, index, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY, false)
+          : firstOutEdgeFrom(graph, index, u, state.scanBlock[u]!, state.scanSub[u]!, false);
       const nextHop = hop + 1;
       for (let i = scanStart; i < scanEnd; i++) {
-        const e = incident[i]!;
-        if (from[e] !== u) continue;
+        const e = outEvent[i]!;
         const v = to[e]!;
         if (v === u) continue;
         if (belowMin(e)) continue;

@@ -14,6 +14,8 @@ import type { TaintModel } from "./taint";
 export const LIMB = 2 ** 48;
 const LIMIT = 2 ** 51;
 const LIMB_BIG = 1n << 48n;
+const LIMIT_BIG = BigInt(LIMIT);
+const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function limbsToBigint(h: number, l: number): bigint {
   return h === 0 ? BigInt(l) : BigInt(h) * LIMB_BIG + BigInt(l);
@@ -21,10 +23,19 @@ export function limbsToBigint(h: number, l: number): bigint {
 
 /** Splits `value` into limbs; false when it is beyond the range the limbs hold exactly. */
 export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boolean {
+  if (value >= 0n && value <= SAFE_BIG) {
+    // One conversion: a safe integer splits exactly in double arithmetic.
+    const n = Number(value);
+    const h = Math.floor(n / LIMB);
+    out.h = h;
+    out.l = n - h * LIMB;
+    return true;
+  }
   const h = value >> 48n;
-  if (h > BigInt(LIMIT) || h < -BigInt(LIMIT)) return false;
+  if (h > LIMIT_BIG || h < -LIMIT_BIG) return false;
   out.h = Number(h);
-  out.l = Number(value - (h << 48n));
+  // value mod 2^48, the same as value − h·2^48 for h = floor(value / 2^48), also below zero
+  out.l = Number(BigInt.asUintN(48, value));
   return true;
 }
 

@@ -492,7 +492,9 @@ export async function assembleTraceResult(
     return byAsset(out);
   };
   const entriesOf = new Map<number, Array<[number, number]>>();
-  for (const [node, a, id] of sweep.entries) {
+  for (let id = 0; id < sweep.entryNode.length; id++) {
+    const node = sweep.entryNode[id]!;
+    const a = sweep.entryAsset[id]!;
     const list = entriesOf.get(node);
     if (list) list.push([a, id]);
     else entriesOf.set(node, [[a, id]]);
@@ -504,10 +506,21 @@ export async function assembleTraceResult(
   type Draft = Omit<ExchangeHypothesis, "hypothesis_id"> & { node: number };
   const drafts: Draft[] = [];
   const terminals: TraceTerminal[] = [];
+  // Addresses taint reached (hopNow set: the subjects and every edge's receiver), in node order.
+  const reachedNodes: number[] = [];
+  for (const subject of request.subjects) {
+    const node = graph.nodeOf(subject.address);
+    if (node !== undefined && sweep.hopNow[node] !== UNREACHED) reachedNodes.push(node);
+  }
+  for (const e of sweep.edgeEvent) reachedNodes.push(graph.to[e]!);
+  reachedNodes.sort((a, b) => a - b);
   const terminalNodes: number[] = [];
-  for (let node = 0; node < graph.nodeCount; node++) {
-    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0 && sweep.hopNow[node] !== UNREACHED)
-      terminalNodes.push(node);
+  const walletNodes: number[] = [];
+  for (let i = 0; i < reachedNodes.length; i++) {
+    const node = reachedNodes[i]!;
+    if (i > 0 && node === reachedNodes[i - 1]) continue;
+    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0) terminalNodes.push(node);
+    else walletNodes.push(node);
   }
   for (const node of terminalNodes) {
     const label = state.labelOf.get(node) ?? null;
@@ -572,7 +585,7 @@ export async function assembleTraceResult(
               labelsOf,
               openingOf: (a) => {
                 const entry = sweep.entryOf(sender, a);
-                return entry === undefined ? null : (sweep.opening[entry] ?? null);
+                return entry === undefined ? null : sweep.openingOf(entry);
               },
               windowSeconds: request.sweep_window_seconds,
               nativeGasAllowance: request.native_gas_allowance,
@@ -686,13 +699,7 @@ export async function assembleTraceResult(
 
   // Wallets: subjects, then every non-terminal address taint reached.
   const wallets: TraceWallet[] = [];
-  const walletNodes: number[] = [];
   const subjectSet = new Set(request.subjects.map((s) => s.address));
-  for (let node = 0; node < graph.nodeCount; node++) {
-    const f = state.flags[node]!;
-    if ((f & (NODE_TERMINAL | NODE_HUB)) !== 0) continue;
-    if ((f & NODE_SUBJECT) !== 0 || sweep.hopNow[node] !== UNREACHED) walletNodes.push(node);
-  }
   const retainedOf = new Map<number, Array<[number, bigint]>>();
   for (const node of walletNodes) {
     const address = graph.addressOf(node);
@@ -749,7 +756,7 @@ export async function assembleTraceResult(
       received: isSubject ? [] : receivedOf(node),
       retained: open ? retainedList.map(([a, units]) => amountIn(a, units)) : null,
       retained_reason: retainedReason,
-      opening_balance_unknown: entries.filter(([, id]) => sweep.opening[id] === null).map(([a]) => keyOf(a)),
+      opening_balance_unknown: entries.filter(([, id]) => sweep.openingOf(id) === null).map(([a]) => keyOf(a)),
       shortfall: entries
         .map(([a, id]): [number, bigint] => [a, ledger.shortfallOf(id)])
         .filter(([, units]) => units > 0n)
@@ -757,8 +764,10 @@ export async function assembleTraceResult(
       source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into)])].sort(),
     });
   }
+  const walletSet = new Set(walletNodes);
   for (const subject of request.subjects) {
-    if (graph.nodeOf(subject.address) !== undefined && walletNodes.includes(graph.nodeOf(subject.address)!)) continue;
+    const node = graph.nodeOf(subject.address);
+    if (node !== undefined && walletSet.has(node)) continue;
     wallets.push({
       wallet_id: `wal_${shortHash({ network, address: subject.address })}`,
       address: subject.address,
@@ -883,7 +892,7 @@ export async function assembleTraceResult(
 
   // Conservation ledger per asset.
   const retainedTotals = new Array<bigint>(assetCount).fill(0n);
-  for (const [, a, id] of sweep.entries) retainedTotals[a]! += ledger.taintHeld(id);
+  for (let id = 0; id < sweep.entryAsset.length; id++) retainedTotals[sweep.entryAsset[id]!]! += ledger.taintHeld(id);
   const conserved = request.taint_model !== "poison";
   const totals: AssetTotals[] = sweep.totals
     .map((t, a) => ({ t, a }))

@@ -7,8 +7,9 @@ import {
   AMOUNT_OVERFLOW,
   amountOf,
   amountWords,
-  firstIncidentAtOrAfter,
+  firstIncidentFromBlock,
   type TransferGraph,
+  timeIndexOf,
 } from "./transfer-graph";
 
 /**
@@ -41,18 +42,96 @@ export interface SweepResult {
   parentEdge: Int32Array;
   /** Ledger entry of (node, asset), or undefined. */
   entryOf: (node: number, asset: number) => number | undefined;
-  /** Open entries in the order they were opened: [node, asset, entry]. */
-  entries: Array<[number, number, number]>;
+  /** Node and asset of each ledger entry, by entry id (ids count up in the order entries were opened). */
+  entryNode: ArrayLike<number>;
+  entryAsset: ArrayLike<number>;
+  /** Opening balance of entry `id` (null = unknown, treated as zero). */
+  openingOf: (id: number) => bigint | null;
+  /** Open entries in the order they were opened: [node, asset, entry]. A view built on first read. */
+  readonly entries: Array<[number, number, number]>;
   /** Tainted value received by addresses without a ledger entry (terminals, frontier, unexplored). */
   receivedBy: Map<number, bigint>;
   totals: SweepTotals[];
-  /** Opening balance of each entry (null = unknown, treated as zero). */
-  opening: Array<bigint | null>;
+  /** Opening balance of each entry (null = unknown, treated as zero). A view built on first read. */
+  readonly opening: Array<bigint | null>;
+}
+
+/** What the sweep reads of discovery's state. */
+export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock"> & {
+  /** Expanded addresses; when absent they are found by scanning `flags`. */
+  readonly expanded?: readonly number[];
+  /** Addresses discovery touched (a superset of the subjects); when absent, found by scanning `flags`. */
+  readonly touched?: readonly number[];
+};
+
+/**
+ * The sweep's per-address tables, at their defaults. A sweep allocates them unless given a set, which
+ * it leaves for `resetSweepTables` to restore: reusing one set across sweeps over a large graph spares
+ * each trace an allocation and fill proportional to the whole graph.
+ */
+export interface SweepTables {
+  /** Block from which an address's events are replayed (Infinity: never). */
+  readonly openBlock: Float64Array;
+  readonly hopNow: Uint8Array;
+  readonly parentEdge: Int32Array;
+  /** Ledger ids by node × assetCount + asset (-1: none); null when that exceeds 2^24 slots (a Map then). */
+  readonly entryTable: Int32Array | null;
+}
+
+export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
+  const slots = nodeCount * Math.max(1, assetCount);
+  return {
+    openBlock: new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY),
+    hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
+    parentEdge: new Int32Array(nodeCount).fill(-1),
+    entryTable: slots <= 1 << 24 ? new Int32Array(slots).fill(-1) : null,
+  };
+}
+
+/** Restores the defaults a sweep over `state` wrote (edges `edgeEvent`, ledger entries by node and asset). */
+export function resetSweepTables(
+  tables: SweepTables,
+  graph: TransferGraph,
+  state: SweepState,
+  edgeEvent: readonly number[],
+  entryNode: ArrayLike<number>,
+  entryAsset: ArrayLike<number>,
+): void {
+  const assetCount = Math.max(1, graph.assets.length);
+  for (const node of expandedNodes(state, graph.nodeCount)) tables.openBlock[node] = Number.POSITIVE_INFINITY;
+  for (const node of touchedNodes(state, graph.nodeCount)) {
+    tables.hopNow[node] = UNREACHED;
+    tables.parentEdge[node] = -1;
+  }
+  for (const e of edgeEvent) {
+    const t = graph.to[e]!;
+    tables.hopNow[t] = UNREACHED;
+    tables.parentEdge[t] = -1;
+  }
+  if (tables.entryTable) {
+    for (let id = 0; id < entryNode.length; id++) tables.entryTable[entryNode[id]! * assetCount + entryAsset[id]!] = -1;
+  }
+}
+
+function expandedNodes(state: SweepState, nodeCount: number): readonly number[] {
+  if (state.expanded) return state.expanded;
+  const nodes: number[] = [];
+  for (let n = 0; n < nodeCount; n++) if ((state.flags[n]! & NODE_EXPANDED) !== 0) nodes.push(n);
+  return nodes;
+}
+
+function touchedNodes(state: SweepState, nodeCount: number): readonly number[] {
+  if (state.touched) return state.touched;
+  const nodes: number[] = [];
+  for (let n = 0; n < nodeCount; n++) if (state.minHop[n] !== UNREACHED) nodes.push(n);
+  return nodes;
 }
 
 export interface SweepInput {
   graph: TransferGraph;
-  state: DiscoveryState;
+  state: SweepState;
+  /** Per-address tables at their defaults to use instead of allocating them (see `SweepTables`). */
+  tables?: SweepTables;
   ledger: TaintLedger;
   maxHops: number;
   minValueOf: (asset: number) => bigint;
@@ -84,24 +163,21 @@ export function runSweep(input: SweepInput): SweepResult {
 }
 
 /** Events the sweep replays (in time order), or null for every event of the graph. */
-function sweepOrder(graph: TransferGraph, state: DiscoveryState, openBlock: Float64Array): Uint32Array | null {
+function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, openBlock: Float64Array) {
   const { incidentOffset, incident } = graph;
-  const nodeCount = graph.nodeCount;
-  const flags = state.flags;
+  const index = timeIndexOf(graph);
   let relevant = 0;
-  for (let n = 0; n < nodeCount; n++) {
-    if ((flags[n]! & NODE_EXPANDED) === 0) continue;
+  for (const n of expanded) {
     const open = state.arrivalBlock[n]!;
     openBlock[n] = open;
-    relevant += incidentOffset[n + 1]! - firstIncidentAtOrAfter(graph, n, open, Number.NEGATIVE_INFINITY);
+    relevant += incidentOffset[n + 1]! - firstIncidentFromBlock(graph, index, n, open);
   }
   if (relevant >= graph.eventCount * GATHER_RATIO) return null;
   const gathered = new Uint32Array(relevant);
   let k = 0;
-  for (let n = 0; n < nodeCount; n++) {
-    if (openBlock[n] === Number.POSITIVE_INFINITY) continue;
+  for (const n of expanded) {
     const end = incidentOffset[n + 1]!;
-    for (let i = firstIncidentAtOrAfter(graph, n, openBlock[n]!, Number.NEGATIVE_INFINITY); i < end; i++) {
+    for (let i = firstIncidentFromBlock(graph, index, n, openBlock[n]!); i < end; i++) {
       gathered[k++] = incident[i]!;
     }
   }
@@ -132,12 +208,10 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const fifo = ledger.model === "fifo";
   const scratch = { h: 0, l: 0 };
 
-  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
-  const order = sweepOrder(graph, state, openBlock);
-
-  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
-  const parentEdge = new Int32Array(nodeCount).fill(-1);
-  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
+  const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
+  const { openBlock, hopNow, parentEdge } = tables;
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
   // Minimum followable taint per asset as limbs; one beyond their range is never reached.
   const minH = new Float64Array(assetCount);
@@ -149,10 +223,15 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     } else minH[a] = Number.POSITIVE_INFINITY;
   }
 
-  const index = createEntryIndex(nodeCount, assetCount);
+  const index = createEntryIndex(tables.entryTable, assetCount);
+  // Entries and their opening balances as plain columns: a tuple or bigint per entry, kept to the end
+  // of the sweep, costs the garbage collector more than the sweep's own arithmetic.
   const entryNode: number[] = [];
   const entryAsset: number[] = [];
-  const opening: Array<bigint | null> = [];
+  /** Opening balance per entry: limbs, or (when read from `openingBalance`) the value itself. */
+  const openH: number[] = [];
+  const openL: number[] = [];
+  const openValue: Array<bigint | null> = [];
   const sumH = new Float64Array(assetCount * 5);
   const sumL = new Float64Array(assetCount * 5);
   const dustEdges = new Array<number>(assetCount).fill(0);
@@ -224,7 +303,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         }
       } else ledger.overflow = true;
       id = ledger.open(isSubject, h, l);
-      opening[id] = limbsToBigint(h, l);
+      openH[id] = h;
+      openL[id] = l;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     } else {
       const balance = input.openingBalance(node, a, openBlock[node]! - 1);
@@ -237,7 +317,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         } else ledger.overflow = true;
       }
       id = ledger.open(isSubject, h, l);
-      opening[id] = balance;
+      openValue[id] = balance;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     }
     index.set(key, id);
@@ -247,8 +327,13 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   };
 
   const count = order ? order.length : graph.eventCount;
+  // Beyond the limbs' range: restore the caller's tables for the bigint sweep that runs instead.
+  const abandon = (): null => {
+    if (input.tables) resetSweepTables(tables, graph, state, edgeEvent, entryNode, entryAsset);
+    return null;
+  };
   for (let k = 0; k < count; k++) {
-    if (ledger.overflow) return null;
+    if (ledger.overflow) return abandon();
     const e = order ? order[k]! : k;
     const f = from[e]!;
     const t = to[e]!;
@@ -265,7 +350,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
     const loWord = words[2 * e + AMOUNT_LO_WORD]!;
     if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
-      if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch)) return null;
+      if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch)) return abandon();
       ah = scratch.h;
       al = scratch.l;
     } else {
@@ -283,7 +368,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           nl += LIMB;
           nh -= 1;
         }
-        if (nh < -(2 ** 51)) return null;
+        if (nh < -(2 ** 51)) return abandon();
         runH[key] = nh;
         runL![key] = nl;
       }
@@ -295,7 +380,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           nl -= LIMB;
           nh += 1;
         }
-        if (nh > 2 ** 51) return null;
+        if (nh > 2 ** 51) return abandon();
         runH[key] = nh;
         runL![key] = nl;
       }
@@ -359,11 +444,9 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
     }
   }
-  if (ledger.overflow) return null;
+  if (ledger.overflow) return abandon();
 
   target.adopt(ledger);
-  const entries: Array<[number, number, number]> = new Array(entryNode.length);
-  for (let id = 0; id < entryNode.length; id++) entries[id] = [entryNode[id]!, entryAsset[id]!, id];
   const edgeTaint: bigint[] = new Array(edgeEvent.length);
   for (let i = 0; i < edgeEvent.length; i++) edgeTaint[i] = limbsToBigint(edgeTaintH[i]!, edgeTaintL[i]!);
   const receivedBy = new Map<number, bigint>();
@@ -376,17 +459,39 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     dustEdges: dustEdges[a]!,
     unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
   }));
-  return {
+  const openingOf = runH
+    ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
+    : (id: number): bigint | null => openValue[id]!;
+  return sweepResult({
     edgeEvent,
     edgeTaint,
     edgeHop,
     hopNow,
     parentEdge,
     entryOf: index.entryOf,
-    entries,
+    entryNode,
+    entryAsset,
+    openingOf,
     receivedBy,
     totals,
-    opening,
+  });
+}
+
+/** A sweep's result with `entries` and `opening` as views over its entry columns, built on first read. */
+function sweepResult(fields: Omit<SweepResult, "entries" | "opening">): SweepResult {
+  let entries: Array<[number, number, number]> | undefined;
+  let opening: Array<bigint | null> | undefined;
+  const { entryNode, entryAsset, openingOf } = fields;
+  return {
+    ...fields,
+    get entries() {
+      entries ??= Array.from({ length: entryNode.length }, (_, id) => [entryNode[id]!, entryAsset[id]!, id]);
+      return entries;
+    },
+    get opening() {
+      opening ??= Array.from({ length: entryNode.length }, (_, id) => openingOf(id));
+      return opening;
+    },
   };
 }
 
@@ -402,15 +507,14 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   const assetCount = Math.max(1, graph.assets.length);
   const flags = state.flags;
 
-  const openBlock = new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY);
-  const order = sweepOrder(graph, state, openBlock);
+  const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
+  const { openBlock, hopNow, parentEdge } = tables;
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
-  const hopNow = new Uint8Array(nodeCount).fill(UNREACHED);
-  const parentEdge = new Int32Array(nodeCount).fill(-1);
-  for (let n = 0; n < nodeCount; n++) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
-
-  const index = createEntryIndex(nodeCount, assetCount);
-  const entries: Array<[number, number, number]> = [];
+  const index = createEntryIndex(tables.entryTable, assetCount);
+  const entryNode: number[] = [];
+  const entryAsset: number[] = [];
   const opening: Array<bigint | null> = [];
   const totals: SweepTotals[] = Array.from({ length: assetCount }, () => ({
     subjectTaint: 0n,
@@ -439,7 +543,8 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     opening[id] = balance;
     totals[a]!.subjectTaint += ledger.openingTaint(id);
     index.set(key, id);
-    entries.push([node, a, id]);
+    entryNode.push(node);
+    entryAsset.push(a);
     return id;
   };
 
@@ -529,26 +634,26 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     }
   }
 
-  return {
+  return sweepResult({
     edgeEvent,
     edgeTaint,
     edgeHop,
     hopNow,
     parentEdge,
     entryOf: index.entryOf,
-    entries,
+    entryNode,
+    entryAsset,
+    openingOf: (id) => opening[id]!,
     receivedBy,
     totals,
-    opening,
-  };
+  });
 }
 
 /**
- * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: a flat typed array while
- * that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
+ * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: the flat table of
+ * `SweepTables` while that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
  */
-function createEntryIndex(nodeCount: number, assetCount: number) {
-  const table = nodeCount * assetCount <= 1 << 24 ? new Int32Array(nodeCount * assetCount).fill(-1) : null;
+function createEntryIndex(table: Int32Array | null, assetCount: number) {
   const map = table ? null : new Map<number, number>();
   const get = (key: number): number => (table ? table[key]! : (map!.get(key) ?? -1));
   return {

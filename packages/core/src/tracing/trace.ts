@@ -3,7 +3,7 @@ import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputati
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
 import { assembleTraceResult, type TraceResult } from "./result";
-import { runSweep } from "./sweep";
+import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
 import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
 import { firstIncidentAtOrAfter, MAX_BLOCK, type TransferGraph, TransferGraphBuilder } from "./transfer-graph";
 import type { AddressLabel, ChainProvider, LabelLookup, Network, Transfer } from "./types";
@@ -147,6 +147,43 @@ function resolveBudget(budget: TraceBudget | undefined): Required<TraceBudget> {
 }
 
 /**
+ * Per-address arrays of one trace over a graph, at their defaults. A trace over a preloaded graph
+ * takes a set from the graph's pool (or allocates one); `traceOutflows` restores the entries its trace
+ * touched and returns the set once the result is assembled, so a small trace over a large graph does
+ * not pay for arrays as long as the graph. Never shared: a set belongs to one trace until returned.
+ */
+interface TraceScratch {
+  state: DiscoveryState;
+  tables: SweepTables;
+}
+const scratchPool = new WeakMap<TransferGraph, TraceScratch[]>();
+/** Sets kept per graph: enough for the traces a process runs at once over one graph. */
+const POOLED_PER_GRAPH = 2;
+
+function takeScratch(graph: TransferGraph, maxHops: number): TraceScratch {
+  const pooled = scratchPool.get(graph)?.pop();
+  if (pooled) {
+    pooled.state.reset(maxHops);
+    return pooled;
+  }
+  const state = new DiscoveryState(maxHops);
+  state.ensureCapacity(graph.nodeCount);
+  return { state, tables: createSweepTables(graph.nodeCount, graph.assets.length) };
+}
+
+/** Restores what the computation's trace wrote and pools its arrays; the computation must not be read after. */
+function returnScratch(computation: TraceComputation, scratch: TraceScratch): void {
+  const { graph, state, sweep } = computation;
+  resetSweepTables(scratch.tables, graph, state, sweep.edgeEvent, sweep.entryNode, sweep.entryAsset);
+  let pool = scratchPool.get(graph);
+  if (!pool) {
+    pool = [];
+    scratchPool.set(graph, pool);
+  }
+  if (pool.length < POOLED_PER_GRAPH) pool.push(scratch);
+}
+
+/**
  * The synchronous core over a preloaded graph that holds every event (a synthetic chain): discovery
  * then the sweep, with opening balances from the graph's own history. No I/O.
  */
@@ -161,13 +198,21 @@ export function computeTraceOnGraph(
     toBlock?: number;
   } = {},
 ): TraceComputation {
+  return computeWithScratch(graph, request, options).computation;
+}
+
+function computeWithScratch(
+  graph: TransferGraph,
+  request: TraceRequest,
+  options: NonNullable<Parameters<typeof computeTraceOnGraph>[2]>,
+): { computation: TraceComputation; scratch: TraceScratch } {
   const normalized = normalizeTraceRequest(request);
   if (normalized.network !== graph.network) {
     throw new TraceRequestError(`request is for ${normalized.network}, the graph holds ${graph.network}`);
   }
   const budget = resolveBudget(options.budget);
-  const state = new DiscoveryState(normalized.max_hops);
-  state.ensureCapacity(graph.nodeCount);
+  const scratch = takeScratch(graph, normalized.max_hops);
+  const state = scratch.state;
   for (const subject of normalized.subjects) {
     const node = graph.nodeOf(subject.address);
     if (node === undefined) continue;
@@ -204,8 +249,9 @@ export function computeTraceOnGraph(
     genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
     signal: options.signal,
     lastBlock,
+    tables: scratch.tables,
   });
-  return {
+  const computation: TraceComputation = {
     request: normalized,
     graph,
     state,
@@ -217,6 +263,7 @@ export function computeTraceOnGraph(
     finalizedBlock: lastBlock,
     budget,
   };
+  return { computation, scratch };
 }
 
 async function fetchAddressEvents(
@@ -267,25 +314,24 @@ export async function traceOutflows(request: TraceRequest, options: TraceOptions
   const toBlock = Number(request.to_block ?? head.number);
   const finalizedBlock = Number(head.finalized);
 
-  let computation: TraceComputation;
-  if (options.graph) {
-    computation = computeTraceOnGraph(options.graph, request, {
-      labels: options.labels,
-      budget: options.budget,
-      deadlineReached,
-      signal,
-      toBlock,
-    });
-    computation.finalizedBlock = finalizedBlock;
-  } else {
-    computation = await computeTraceOverProvider(normalized, options, toBlock, finalizedBlock, deadlineReached);
+  const context = { provider, issuers, signal, fetchConcurrency: options.fetchConcurrency ?? 4 };
+  if (!options.graph) {
+    const computation = await computeTraceOverProvider(normalized, options, toBlock, finalizedBlock, deadlineReached);
+    return assembleTraceResult(computation, context);
   }
-  return assembleTraceResult(computation, {
-    provider,
-    issuers,
+  const { computation, scratch } = computeWithScratch(options.graph, request, {
+    labels: options.labels,
+    budget: options.budget,
+    deadlineReached,
     signal,
-    fetchConcurrency: options.fetchConcurrency ?? 4,
+    toBlock,
   });
+  computation.finalizedBlock = finalizedBlock;
+  try {
+    return await assembleTraceResult(computation, context);
+  } finally {
+    returnScratch(computation, scratch);
+  }
 }
 
 async function computeTraceOverProvider(

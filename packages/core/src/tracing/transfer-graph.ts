@@ -128,6 +128,87 @@ export function firstIncidentAtOrAfter(graph: TransferGraph, node: number, block
   return lo;
 }
 
+/**
+ * Search aids for the engine's hot loops, built once per graph on first use and kept with it:
+ * - each node's outgoing events in time order (`outEvent[outOffset[n] .. outOffset[n+1])`), the sending
+ *   half of the incidence lists, so an expansion reads its outflows without stepping over its inflows;
+ * - the block of every entry of both lists beside it (`incidentBlock`, `outBlock`), so a binary search
+ *   by time reads one contiguous array instead of an event id and then that event's block (two cache
+ *   misses a step on a large graph).
+ */
+export interface TimeIndex {
+  readonly incidentBlock: Uint32Array;
+  readonly outOffset: Uint32Array;
+  readonly outEvent: Uint32Array;
+  readonly outBlock: Uint32Array;
+}
+
+const timeIndexCache = new WeakMap<TransferGraph, TimeIndex>();
+
+export function timeIndexOf(graph: TransferGraph): TimeIndex {
+  const known = timeIndexCache.get(graph);
+  if (known) return known;
+  const { nodeCount, eventCount, from, block, incident } = graph;
+  const incidentBlock = new Uint32Array(incident.length);
+  for (let i = 0; i < incident.length; i++) incidentBlock[i] = block[incident[i]!]!;
+  const outOffset = new Uint32Array(nodeCount + 1);
+  for (let e = 0; e < eventCount; e++) outOffset[from[e]! + 1]!++;
+  for (let n = 0; n < nodeCount; n++) outOffset[n + 1]! += outOffset[n]!;
+  const cursor = outOffset.slice(0, nodeCount);
+  const outEvent = new Uint32Array(eventCount);
+  const outBlock = new Uint32Array(eventCount);
+  for (let e = 0; e < eventCount; e++) {
+    const at = cursor[from[e]!]!++;
+    outEvent[at] = e;
+    outBlock[at] = block[e]!;
+  }
+  const built = { incidentBlock, outOffset, outEvent, outBlock };
+  timeIndexCache.set(graph, built);
+  return built;
+}
+
+/** `firstIncidentAtOrAfter(graph, node, block, −Infinity)` over the time index. */
+export function firstIncidentFromBlock(graph: TransferGraph, index: TimeIndex, node: number, block: number): number {
+  const blocks = index.incidentBlock;
+  let lo = graph.incidentOffset[node]!;
+  let hi = graph.incidentOffset[node + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocks[mid]! < block) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * First index in node's out-edge list whose event is at or after (block, sub), or strictly after it
+ * when `strict`. Binary search.
+ */
+export function firstOutEdgeFrom(
+  graph: TransferGraph,
+  index: TimeIndex,
+  node: number,
+  block: number,
+  sub: number,
+  strict: boolean,
+): number {
+  const blocks = index.outBlock;
+  let lo = index.outOffset[node]!;
+  let hi = index.outOffset[node + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = blocks[mid]!;
+    if (b < block) lo = mid + 1;
+    else if (b > block) hi = mid;
+    else {
+      const s = graph.sub[index.outEvent[mid]!]!;
+      if (strict ? s <= sub : s < sub) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  return lo;
+}
+
 function growUint32(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
   if (size <= array.length) return array;
   const next = new Uint32Array(Math.max(size, array.length * 2));

@@ -4,7 +4,9 @@ import {
   buildScenarioChain,
   createIssuerRegistry,
   generateSyntheticChain,
+  type SyntheticChain,
   SyntheticChainProvider,
+  type TraceRequest,
   traceOutflows,
 } from "../../src/index";
 
@@ -174,4 +176,42 @@ describe("tracing the planted scenarios", async () => {
       expect(BigInt(exposure!.amount.base_units)).toBe(scenario.amount);
     }
   });
+});
+
+describe("traces over one preloaded graph", () => {
+  it("give the same result whatever traces ran before or alongside them (per-address arrays are reused)", async () => {
+    const build = () => generateSyntheticChain({ seed: 5, users: 200, events: 2_500, scenarios: 1 });
+    const shared = build();
+    const requests: TraceRequest[] = [
+      ...shared.scenarios.map((scenario) => ({
+        network: shared.network,
+        subjects: [{ address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] }],
+        traced_at: TRACED_AT,
+      })),
+      ...(["poison", "haircut", "fifo"] as const).map((taint_model, i) => ({
+        network: shared.network,
+        subjects: shared.busiestUsers
+          .slice(i, i + 6)
+          .map((address) => ({ address, incident_block: BigInt(10 * i), source_refs: [] })),
+        max_hops: 7 - 2 * i,
+        taint_model,
+        traced_at: TRACED_AT,
+      })),
+    ];
+    const trace = (chain: SyntheticChain, request: TraceRequest) =>
+      traceOutflows(request, {
+        provider: new SyntheticChainProvider(chain),
+        graph: chain.graph,
+        issuers: createIssuerRegistry(chain.issuers),
+      }).then((result) => JSON.stringify(result));
+    // Each on a graph no trace ran over before.
+    const alone: string[] = [];
+    for (const request of requests) alone.push(await trace(build(), request));
+    expect(new Set(alone).size).toBe(requests.length);
+
+    const order = [...requests.keys(), ...[...requests.keys()].reverse()];
+    for (const i of order) expect(await trace(shared, requests[i]!)).toBe(alone[i]);
+    const together = await Promise.all(order.map((i) => trace(shared, requests[i]!)));
+    expect(together).toEqual(order.map((i) => alone[i]));
+  }, 60_000);
 });
