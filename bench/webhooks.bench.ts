@@ -388,7 +388,7 @@ async function main(): Promise<void> {
     console.log("");
     console.log(`worker/plain deliveries per second = ${(ourRate / plainRate).toFixed(2)} (aim: at least 0.5)`);
     console.log(
-      `  first ${COLD_START_DELIVERIES} deliveries (the worker's cold start): worker ${fmt(ourSplit.first)}/s, plain loop ${fmt(plainSplit.first)}/s = ${(ourSplit.first / plainSplit.first).toFixed(2)}; ` +
+      `  first ${COLD_START_DELIVERIES} deliveries (both sides' cold start): worker ${fmt(ourSplit.first)}/s, plain loop ${fmt(plainSplit.first)}/s = ${(ourSplit.first / plainSplit.first).toFixed(2)}; ` +
         `after them: worker ${fmt(ourSplit.rest)}/s, plain loop ${fmt(plainSplit.rest)}/s = ${(ourSplit.rest / plainSplit.rest).toFixed(2)}`,
     );
     console.log(`worker event-to-delivery p50 = ${fmt(percentile(latencies, 50))} ms (aim: under 25 ms)`);
