@@ -3,8 +3,8 @@
  * request is a real event body signed the same way (HMAC-SHA256 over "<t>.<body>"), on a new connection like
  * the worker's sender (no keep-alive), `BENCH_CONCURRENCY` at a time. No database, no queue, no claim.
  *
- * Protocol: forked with an IPC channel; sends `{ done: true, failures, cpu }` (its whole CPU use) when every
- * request has answered.
+ * Protocol: forked with an IPC channel; sends `{ done: true, failures, cpu }` (the CPU it used from its first
+ * request on, like the worker's, which is counted from its ready message) when every request has answered.
  */
 import { createHmac } from "node:crypto";
 import http from "node:http";
@@ -60,6 +60,7 @@ async function lane(): Promise<void> {
     if (!(await post(index))) failures++;
   }
 }
+const cpuAtStart = process.cpuUsage();
 await Promise.all(Array.from({ length: concurrency }, lane));
-process.send?.({ done: true, failures, cpu: process.cpuUsage() });
+process.send?.({ done: true, failures, cpu: process.cpuUsage(cpuAtStart) });
 process.disconnect?.();
