@@ -125,3 +125,39 @@ export function toChainEvent(row: typeof events.$inferSelect): ChainEvent {
     signature: row.signature,
   };
 }
+
+/**
+ * An event as a raw query reads it so that nothing is reinterpreted before hashing: `created` formatted
+ * by PostgreSQL (`to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`), `data` and
+ * `sequence` as text.
+ */
+export interface ChainEventTextRow {
+  id: string;
+  type: string;
+  created: string;
+  livemode: boolean;
+  api_version: string;
+  data: string;
+  audit_ref: string;
+  sequence: string;
+  prev_hash: string;
+  hash: string;
+  signature: string;
+}
+
+export function chainEventFromText(row: ChainEventTextRow): ChainEvent {
+  return {
+    id: row.id,
+    object: "event",
+    type: row.type,
+    created: row.created,
+    livemode: row.livemode,
+    api_version: row.api_version,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    audit_ref: row.audit_ref,
+    sequence: Number(row.sequence),
+    prev_hash: row.prev_hash,
+    hash: row.hash,
+    signature: row.signature,
+  };
+}

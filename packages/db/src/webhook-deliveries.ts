@@ -1,6 +1,7 @@
 import type { ChainEvent, Environment, WebhookDeliveryStatus } from "@crs/core";
 import { sql } from "drizzle-orm";
 import { type Database, executePrepared } from "./client";
+import { chainEventFromText } from "./event-log";
 import { addDeliveryJobSql } from "./webhook-outbox";
 
 /**
@@ -196,20 +197,7 @@ function claimedOrEnded(row: ClaimRow): ClaimedOrEnded {
       webhookEndpointId: row.webhook_endpoint_id,
       url: row.url,
       secretBox: row.secret_box,
-      event: {
-        id: row.event_id,
-        object: "event",
-        type: row.type,
-        created: row.created,
-        livemode: row.livemode,
-        api_version: row.api_version,
-        data: JSON.parse(row.data) as Record<string, unknown>,
-        audit_ref: row.audit_ref,
-        sequence: Number(row.sequence),
-        prev_hash: row.prev_hash,
-        hash: row.hash,
-        signature: row.signature,
-      },
+      event: chainEventFromText({ ...row, id: row.event_id }),
     },
   };
 }

@@ -2,12 +2,12 @@ import { badRequest, type ChainVerification, type eventOperations, type Operatio
 import {
   type ChainBreak,
   type ChainCheckpoint,
-  type ChainEvent,
   type ChainPoint,
   createChainVerifier,
   formatTimestamp,
   verifyCheckpointSignature,
 } from "@crs/core";
+import { type ChainEventTextRow, chainEventFromText } from "@crs/db";
 import type { ReadContext } from "../context";
 import { recordedChainHead } from "./chain-checkpoint";
 import { createSignaturePool, type SignaturePool, signaturePoolsOpen } from "./signature-pool";
@@ -31,20 +31,6 @@ const DEFAULT_WALK: ChainWalkOptions = { parallelFromEvents: 20_000 };
  * threads than one pool's.
  */
 const THREADED_WALKS_AT_ONCE = 1;
-
-interface RawEventRow {
-  id: string;
-  type: string;
-  created: string;
-  livemode: boolean;
-  api_version: string;
-  data: string;
-  audit_ref: string;
-  sequence: string;
-  prev_hash: string;
-  hash: string;
-  signature: string;
-}
 
 /** The checkpoint the query carries, once its signature is known to be this service's, for the caller's chain. */
 function keptCheckpoint(read: ReadContext, query: OperationInput<typeof eventOperations.verifyChain>["query"]) {
@@ -100,7 +86,7 @@ export async function verifyEventChain(
     ...(from ? { from } : {}),
   });
   // postgres.js, not drizzle: drizzle has no cursors. The tenant filter is tenantScope's, spelled in SQL.
-  const cursor = read.sql<RawEventRow[]>`
+  const cursor = read.sql<ChainEventTextRow[]>`
     select id, type,
            to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created,
            livemode, api_version, data::text as data, audit_ref, sequence::text as sequence,
@@ -134,24 +120,10 @@ export async function verifyEventChain(
 
 type ChainVerifier = ReturnType<typeof createChainVerifier>;
 
-function chainEventFromText(row: RawEventRow): ChainEvent {
-  return {
-    id: row.id,
-    object: "event",
-    type: row.type,
-    created: row.created,
-    livemode: row.livemode,
-    api_version: row.api_version,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-    audit_ref: row.audit_ref,
-    sequence: Number(row.sequence),
-    prev_hash: row.prev_hash,
-    hash: row.hash,
-    signature: row.signature,
-  };
-}
-
-async function walkInline(cursor: AsyncIterable<RawEventRow[]>, verifier: ChainVerifier): Promise<ChainBreak | null> {
+async function walkInline(
+  cursor: AsyncIterable<ChainEventTextRow[]>,
+  verifier: ChainVerifier,
+): Promise<ChainBreak | null> {
   for await (const rows of cursor) {
     for (const row of rows) {
       const found = verifier.check(chainEventFromText(row));
@@ -167,11 +139,11 @@ async function walkInline(cursor: AsyncIterable<RawEventRow[]>, verifier: ChainV
  * two batches per thread are in flight, which keeps memory constant.
  */
 async function walkWithPool(
-  cursor: AsyncIterable<RawEventRow[]>,
+  cursor: AsyncIterable<ChainEventTextRow[]>,
   verifier: ChainVerifier,
   pool: SignaturePool,
 ): Promise<ChainBreak | null> {
-  const inFlight: { rows: RawEventRow[]; verdicts: Promise<Uint8Array> }[] = [];
+  const inFlight: { rows: ChainEventTextRow[]; verdicts: Promise<Uint8Array> }[] = [];
   const checkOldest = async (): Promise<ChainBreak | null> => {
     const oldest = inFlight.shift();
     if (!oldest) return null;
