@@ -1,7 +1,7 @@
 import type { ChainEvent, Environment, WebhookDeliveryStatus } from "@crs/core";
 import { sql } from "drizzle-orm";
 import { type Database, executePrepared } from "./client";
-import { chainEventFromText } from "./event-log";
+import { type ChainEventTextRow, chainEventFromText } from "./event-log";
 import { addDeliveryJobSql } from "./webhook-outbox";
 
 /**
@@ -37,7 +37,8 @@ export interface ClaimedDeliveryRow {
 /** One delivery a claim took: attempted now under a lease, or ended without an attempt (and why). */
 export type ClaimedOrEnded = DeliveryKey & ({ claimed: ClaimedDeliveryRow } | { ended: string });
 
-interface ClaimRow {
+/** A claimed or ended delivery row, with its event's columns as chainEventFromText reads them (set when event_id is). */
+interface ClaimRow extends Omit<ChainEventTextRow, "id"> {
   organization_id: string;
   id: string;
   ended: string | null;
@@ -48,16 +49,6 @@ interface ClaimRow {
   url: string | null;
   secret_box: string | null;
   event_id: string | null;
-  type: string;
-  created: string;
-  livemode: boolean;
-  api_version: string;
-  data: string;
-  audit_ref: string;
-  sequence: string;
-  prev_hash: string;
-  hash: string;
-  signature: string;
 }
 
 export interface ClaimDeliveriesOptions {
