@@ -50,12 +50,12 @@ export function signApiKey(kind: KeyKind, claims: ApiKeyClaims, secret: string):
   return `${prefix}${payload}.${mac(secret, prefix + payload)}`;
 }
 
-/** Checks form, MAC and environment; needs no database. Revocation is checked by `checkKeyStatus`. */
 /** Longest prefix first: svc_legacy_test_ must not be read as anything else. */
 const KINDS_LONGEST_PREFIX_FIRST = (Object.keys(API_KEY_PREFIXES) as KeyKind[]).sort(
   (a, b) => API_KEY_PREFIXES[b].length - API_KEY_PREFIXES[a].length,
 );
 
+/** Checks form, MAC and environment; needs no database. Revocation is checked by `checkKeyStatus`. */
 export function verifyApiKey(token: string, secret: string): KeyVerification {
   const kind = KINDS_LONGEST_PREFIX_FIRST.find((k) => token.startsWith(API_KEY_PREFIXES[k]));
   if (!kind) return { ok: false, reason: "malformed" };

@@ -3,17 +3,17 @@ import {
   type ApiVersion,
   AppError,
   CURRENT_VERSION,
-  expandGrants,
   isApiVersion,
   LEGACY_VERSION,
 } from "@crs/contract";
-import { checkKeyStatus, type Environment, verifyApiKey } from "@crs/core";
+import { checkKeyStatus, type Environment } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { ServiceDeps, Surface } from "../context";
 import { preparedPerDatabase } from "../prepared";
 import type { RateLimitPolicy } from "../rate-limits/consume-token";
 import { keyMetadataCacheFor } from "./key-cache";
+import { type VerifiedToken, verifiedTokensFor } from "./verified-tokens";
 
 export interface AuthenticatedKey {
   organizationId: string;
@@ -63,8 +63,8 @@ export function readBearerToken(header: string | undefined): string | null {
  * current version at its first call.
  */
 export async function authenticateKey(deps: ServiceDeps, token: string, surface: Surface): Promise<AuthenticatedKey> {
-  const verification = verifyApiKey(token, deps.keySigningSecret);
-  if (!verification.ok) throw invalidKey();
+  const verification = verifiedTokensFor(deps.keySigningSecret).verify(token);
+  if (!verification) throw invalidKey();
   const expectedKind = surface === "legacy" ? "legacy_sandbox" : null;
   if (surface === "legacy" ? verification.kind !== expectedKind : verification.kind === "legacy_sandbox") {
     throw invalidKey(
@@ -91,27 +91,23 @@ export async function authenticateKey(deps: ServiceDeps, token: string, surface:
         .set({ pinnedVersion })
         .where(and(tenantRow(schema.apiKeys, tenant, claims.kid), isNull(schema.apiKeys.pinnedVersion)));
       // Another process may have pinned it first: read it again next time rather than remember a guess.
-      return authenticated(claims, row, pinnedVersion);
+      return authenticated(verification, row, pinnedVersion);
     }
     cache.set(claims.kid, claims.org, row, token);
   } else if (checkKeyStatus(claims, row) !== "active") {
     throw invalidKey();
   }
-  return authenticated(claims, row, row.pinnedVersion);
+  return authenticated(verification, row, row.pinnedVersion);
 }
 
 type KeyRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof keyRecordQuery>["execute"]>>[number]>;
 
-function authenticated(
-  claims: { org: string; env: Environment; kid: string; grants: Parameters<typeof expandGrants>[0] },
-  row: KeyRecord,
-  pinned: string | null,
-): AuthenticatedKey {
+function authenticated({ claims, scopes }: VerifiedToken, row: KeyRecord, pinned: string | null): AuthenticatedKey {
   return {
     organizationId: claims.org,
     environment: claims.env,
     keyId: claims.kid,
-    scopes: expandGrants(claims.grants),
+    scopes,
     // A pin the service does not know (written by hand, or by a newer release) reads as current.
     pinnedVersion: pinned !== null && isApiVersion(pinned) ? pinned : CURRENT_VERSION,
     rateLimit: { perSecond: row.ratePerSecond, burst: row.rateBurst },
