@@ -22,6 +22,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { Agent, get } from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -160,6 +161,26 @@ interface Row {
   server: string;
   round: number;
   result: autocannon.Result;
+  /** the server process's CPU time (user + system) over the run, in ms */
+  serverCpuMs: number;
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (clock ticks of 10 ms). */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is the state (field 3 of stat(5)); utime and stime are fields 14 and 15.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Server CPU per completed response, in µs: steadier than req/s when others share the machine. */
+function cpuMicrosPerRequest(row: Row): number {
+  return (row.serverCpuMs * 1000) / (row.result["2xx"] + row.result.non2xx);
 }
 
 function requestsPerSecond(result: autocannon.Result): number {
@@ -167,16 +188,17 @@ function requestsPerSecond(result: autocannon.Result): number {
 }
 
 function table(rows: Row[]): string {
-  const header = ["scenario", "server", "round", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors"];
-  const body = rows.map(({ scenario, server, round, result }) => [
-    scenario,
-    server,
-    String(round),
-    requestsPerSecond(result).toFixed(1),
-    result.latency.p50.toFixed(1),
-    result.latency.p99.toFixed(1),
-    String(result.non2xx),
-    String(result.errors + result.timeouts),
+  const header = ["scenario", "server", "round", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "cpu µs/req"];
+  const body = rows.map((row) => [
+    row.scenario,
+    row.server,
+    String(row.round),
+    requestsPerSecond(row.result).toFixed(1),
+    row.result.latency.p50.toFixed(1),
+    row.result.latency.p99.toFixed(1),
+    String(row.result.non2xx),
+    String(row.result.errors + row.result.timeouts),
+    cpuMicrosPerRequest(row).toFixed(0),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((cells) => cells[column]?.length ?? 0)),
@@ -368,8 +390,10 @@ async function main(): Promise<void> {
         for (const server of round % 2 === 1 ? [ours, baseline] : [baseline, ours]) {
           const request = scenario.request(key.key, created.id);
           if (config.BENCH_WARMUP > 0) await load(server.url, request, config.BENCH_WARMUP);
+          const cpuBefore = processCpuMs(server.child.pid);
           const result = await load(server.url, request, config.BENCH_DURATION);
-          rows.push({ scenario: scenario.name, server: server.name, round, result });
+          const serverCpuMs = processCpuMs(server.child.pid) - cpuBefore;
+          rows.push({ scenario: scenario.name, server: server.name, round, result, serverCpuMs });
           console.log(`  done: ${scenario.name} on ${server.name}, round ${round}`);
         }
       }
@@ -381,21 +405,30 @@ async function main(): Promise<void> {
     const targets: Record<string, string> = { "GET /v1/matters/{id}": ">= 0.6", "POST /v1/matters": ">= 0.4" };
     for (const scenario of SCENARIOS) {
       const ratios: number[] = [];
+      const cpuRatios: number[] = [];
       for (let round = 1; round <= config.BENCH_ROUNDS; round++) {
         const of = (server: string) =>
           rows.find((row) => row.scenario === scenario.name && row.server === server && row.round === round);
         const ourRow = of("ours");
         const baseRow = of("baseline");
-        if (ourRow && baseRow) ratios.push(requestsPerSecond(ourRow.result) / requestsPerSecond(baseRow.result));
+        if (ourRow && baseRow) {
+          ratios.push(requestsPerSecond(ourRow.result) / requestsPerSecond(baseRow.result));
+          cpuRatios.push(cpuMicrosPerRequest(baseRow) / cpuMicrosPerRequest(ourRow));
+        }
       }
       console.log(
         `${scenario.name}: ours/baseline req/s = ${median(ratios).toFixed(2)} median of ${ratios.length} rounds ` +
           `(${ratios.map((ratio) => ratio.toFixed(2)).join(", ")}; target ${targets[scenario.name]})`,
       );
+      console.log(
+        `${scenario.name}: baseline/ours server CPU per request = ${median(cpuRatios).toFixed(2)} ` +
+          `(${cpuRatios.map((ratio) => ratio.toFixed(2)).join(", ")}; the server processes only, not PostgreSQL or the load generator)`,
+      );
     }
     console.log(
       "\nreq/s = completed responses / run duration; p50/p99 = autocannon latency percentiles " +
-        "(whole milliseconds); errors = connection errors + timeouts.",
+        "(whole milliseconds); errors = connection errors + timeouts; cpu µs/req = the server process's " +
+        "user + system CPU over the run / completed responses.",
     );
     const admittedByOurs =
       rows.filter((row) => row.server === "ours").reduce((sum, row) => sum + row.result["2xx"], 0) + 1; // + the setup POST
