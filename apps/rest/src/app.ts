@@ -29,9 +29,17 @@ export interface BuildRestAppOptions {
   logStream?: { write(line: string): void };
 }
 
-/** `/v1/matters/:matter_id` as the API documents it: `/v1/matters/{matter_id}`. */
+const documentedRoutes = new Map<string, string>();
+
+/** `/v1/matters/:matter_id` as the API documents it: `/v1/matters/{matter_id}` (worked out once per route). */
 function documentedRoute(template: string | undefined): string | null {
-  return template === undefined ? null : template.replace(/:(\w+)/g, "{$1}");
+  if (template === undefined) return null;
+  let route = documentedRoutes.get(template);
+  if (route === undefined) {
+    route = template.replace(/:(\w+)/g, "{$1}");
+    documentedRoutes.set(template, route);
+  }
+  return route;
 }
 
 export async function buildRestApp(options: BuildRestAppOptions): Promise<FastifyInstance> {
@@ -40,9 +48,12 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
   const fail = (reply: FastifyReply, request: FastifyRequest, error: unknown) =>
     sendError(reply, request, error, deps.publicBaseUrl);
+  const logLevel = options.logLevel ?? "info";
+  // The request line is written at info: below that level its fields are not even gathered.
+  const logsRequests = ["trace", "debug", "info"].includes(logLevel);
   const app = Fastify({
     logger: {
-      level: options.logLevel ?? "info",
+      level: logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -78,6 +89,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   });
   // One line per request, written after the answer is sent; Fastify's own request logging is off.
   app.addHook("onResponse", (request, reply, done) => {
+    if (!logsRequests) return done();
     app.log.info(
       requestLogFields({
         requestId: request.requestId || request.id,

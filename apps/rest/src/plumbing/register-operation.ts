@@ -28,11 +28,20 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Every body carries a top-level audit_ref; an event keeps its own (it is part of the signed content). */
-function withAuditRef(body: unknown, requestId: string): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+/**
+ * The body as JSON with a top-level audit_ref; an event keeps its own (it is part of the signed
+ * content). A body without one gets it appended to its JSON text rather than to a copy of the
+ * object: the same bytes, without copying every field on every answer.
+ */
+export function jsonWithAuditRef(body: unknown, requestId: string): string {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return JSON.stringify(body);
   const record = body as Record<string, unknown>;
-  return { ...record, audit_ref: record.audit_ref ?? requestId };
+  if (record.audit_ref !== undefined || "audit_ref" in record || typeof record.toJSON === "function") {
+    return JSON.stringify({ ...record, audit_ref: record.audit_ref ?? requestId });
+  }
+  const json = JSON.stringify(record);
+  const auditRef = `"audit_ref":${JSON.stringify(requestId)}}`;
+  return json === "{}" ? `{${auditRef}` : `${json.slice(0, -1)},${auditRef}`;
 }
 
 /**
@@ -87,7 +96,7 @@ export function registerOperation(app: FastifyInstance, config: RestConfig, boun
         return reply
           .code(answer.status)
           .type("application/json; charset=utf-8")
-          .send(JSON.stringify(withAuditRef(answer.body, answer.requestId)));
+          .send(jsonWithAuditRef(answer.body, answer.requestId));
       } catch (error) {
         return sendError(reply, request, error, deps.publicBaseUrl);
       }
