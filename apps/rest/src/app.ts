@@ -1,12 +1,6 @@
 import { AppError, buildOpenApiDocument, CURRENT_VERSION, screenJsonValue } from "@crs/contract";
 import { newId } from "@crs/db";
-import {
-  boundOperations,
-  chargeClientAddress,
-  requestLogFields,
-  type ServiceDeps,
-  type Surface,
-} from "@crs/services";
+import { boundOperations, chargeClientAddress, requestLogFields, type ServiceDeps, type Surface } from "@crs/services";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
 import { registerExportDownload } from "./plumbing/register-export-download";

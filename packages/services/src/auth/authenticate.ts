@@ -1,11 +1,4 @@
-import {
-  type AnyScope,
-  type ApiVersion,
-  AppError,
-  CURRENT_VERSION,
-  isApiVersion,
-  LEGACY_VERSION,
-} from "@crs/contract";
+import { type AnyScope, type ApiVersion, AppError, CURRENT_VERSION, isApiVersion, LEGACY_VERSION } from "@crs/contract";
 import { checkKeyStatus, type Environment } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
 import { and, eq, isNull, sql } from "drizzle-orm";
