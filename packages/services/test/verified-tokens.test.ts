@@ -1,6 +1,7 @@
 import { signApiKey } from "@crs/core";
+import type { Sql } from "postgres";
 import { describe, expect, it } from "vitest";
-import { VerifiedTokens } from "../src/auth/verified-tokens";
+import { VerifiedTokens, verifiedTokensFor } from "../src/auth/verified-tokens";
 
 const SECRET = "a-signing-secret-of-sufficient-length";
 const keyFor = (n: number, grants = ["matters:read"]) =>
@@ -47,5 +48,15 @@ describe("verified tokens", () => {
       (verified.claims as { org: string }).org = "org_b";
     }).toThrow(TypeError);
     expect(() => (verified.claims.grants as string[]).push("matters:write")).toThrow(TypeError);
+  });
+
+  it("are kept per database client, and start again when the signing secret changes", () => {
+    const sql = {} as Sql;
+    const tokens = verifiedTokensFor(sql, SECRET);
+    expect(verifiedTokensFor(sql, SECRET)).toBe(tokens);
+    expect(tokens.verify(keyFor(1))).not.toBeNull();
+    const rotated = verifiedTokensFor(sql, `${SECRET}-rotated`);
+    expect(rotated.verify(keyFor(1))).toBeNull();
+    expect(verifiedTokensFor({} as Sql, SECRET)).not.toBe(tokens);
   });
 });

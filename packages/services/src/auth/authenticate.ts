@@ -56,7 +56,7 @@ export function readBearerToken(header: string | undefined): string | null {
  * current version at its first call.
  */
 export async function authenticateKey(deps: ServiceDeps, token: string, surface: Surface): Promise<AuthenticatedKey> {
-  const verification = verifiedTokensFor(deps.keySigningSecret).verify(token);
+  const verification = verifiedTokensFor(deps.sql, deps.keySigningSecret).verify(token);
   if (!verification) throw invalidKey();
   const expectedKind = surface === "legacy" ? "legacy_sandbox" : null;
   if (surface === "legacy" ? verification.kind !== expectedKind : verification.kind === "legacy_sandbox") {

@@ -1,5 +1,6 @@
 import { type AnyScope, expandGrants } from "@crs/contract";
 import { type ApiKeyClaims, type KeyKind, verifyApiKey } from "@crs/core";
+import type { Sql } from "postgres";
 
 /** A token whose MAC checked out, with its grants already expanded. */
 export interface VerifiedToken {
@@ -21,7 +22,7 @@ export class VerifiedTokens {
   private readonly tokens = new Map<string, VerifiedToken>();
 
   constructor(
-    private readonly secret: string,
+    readonly secret: string,
     private readonly capacity = MAX_TOKENS,
   ) {}
 
@@ -51,14 +52,17 @@ export class VerifiedTokens {
   }
 }
 
-const bySecret = new Map<string, VerifiedTokens>();
+const byDatabase = new WeakMap<Sql, VerifiedTokens>();
 
-/** The process's verified tokens for one signing secret (one per secret, so a rotated secret starts empty). */
-export function verifiedTokensFor(secret: string): VerifiedTokens {
-  let tokens = bySecret.get(secret);
-  if (!tokens) {
+/**
+ * The verified tokens of one set of service deps (each process builds its deps once), kept beside
+ * its database client so they go when the deps do; a different signing secret starts empty.
+ */
+export function verifiedTokensFor(sql: Sql, secret: string): VerifiedTokens {
+  let tokens = byDatabase.get(sql);
+  if (!tokens || tokens.secret !== secret) {
     tokens = new VerifiedTokens(secret);
-    bySecret.set(secret, tokens);
+    byDatabase.set(sql, tokens);
   }
   return tokens;
 }
