@@ -236,6 +236,16 @@ export class SyntheticChainWriter {
     const assets = this.assets.slice();
     const assetCount = assets.length;
     const genesis = new Map(this.genesis);
+    // Genesis allocations by node × assetCount + asset, built on first read: a sweep asks for one per
+    // address it opens, and a flat array answers that without hashing into a map of every holder.
+    let genesisFlat: bigint[] | undefined;
+    const genesisOf = (node: number, asset: number): bigint => {
+      if (!genesisFlat) {
+        genesisFlat = new Array<bigint>(addresses.length * assetCount).fill(0n);
+        for (const [key, amount] of genesis) genesisFlat[key] = amount;
+      }
+      return genesisFlat[node * assetCount + asset] ?? 0n;
+    };
     const labels = this.labels.slice();
     const labelsByNode = new Map<number, AddressLabel[]>();
     for (const label of labels) {
@@ -270,9 +280,9 @@ export class SyntheticChainWriter {
       sourceOf: () => 0,
       nodeLabels: (node) => labelsByNode.get(node) ?? noLabels,
       balanceAt: (node, asset, block) => {
-        let balance = genesis.get(node * assetCount + asset) ?? 0n;
         // Before block 0 (block −1) only the genesis allocation counts: no event comes earlier.
-        if (block < 0) return balance;
+        if (block < 0) return genesisOf(node, asset);
+        let balance = genesis.get(node * assetCount + asset) ?? 0n;
         const end = firstIncidentAtOrAfter(graph, node, block + 1, Number.NEGATIVE_INFINITY);
         for (let i = incidence.incidentOffset[node]!; i < end; i++) {
           const e = incidence.incident[i]!;

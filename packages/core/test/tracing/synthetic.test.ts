@@ -36,6 +36,30 @@ describe("synthetic chain generator", () => {
     expect(graph.amountLow.every((v) => v > 0n || v === AMOUNT_OVERFLOW)).toBe(true);
   });
 
+  it("gives as the balance before block 0 the genesis allocation that every later balance starts from", () => {
+    const chain = generateSyntheticChain({ seed: 13, users: 150, events: 3_000 });
+    const { graph } = chain;
+    const assetCount = graph.assets.length;
+    const zero = graph.nodeOf("0x0000000000000000000000000000000000000000");
+    const moved = new Array<bigint>(graph.nodeCount * assetCount).fill(0n);
+    for (let e = 0; e < graph.eventCount; e++) {
+      const amount = graph.amountLow[e] === AMOUNT_OVERFLOW ? graph.amountHigh.get(e)! : graph.amountLow[e]!;
+      const a = graph.asset[e]!;
+      moved[graph.to[e]! * assetCount + a]! += amount;
+      if (graph.from[e] !== zero) moved[graph.from[e]! * assetCount + a]! -= amount;
+    }
+    const last = graph.block[graph.eventCount - 1]!;
+    let allocated = 0;
+    for (let node = 0; node < graph.nodeCount; node++) {
+      for (let asset = 0; asset < assetCount; asset++) {
+        const genesis = graph.balanceAt!(node, asset, -1);
+        if (genesis > 0n) allocated++;
+        expect(genesis).toBe(graph.balanceAt!(node, asset, last) - moved[node * assetCount + asset]!);
+      }
+    }
+    expect(allocated).toBeGreaterThan(0);
+  });
+
   it("numbers events in time order", () => {
     const { graph } = generateSyntheticChain({ seed: 3, users: 100, events: 2_000 });
     for (let e = 1; e < graph.eventCount; e++) {
