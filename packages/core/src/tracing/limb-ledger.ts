@@ -15,7 +15,8 @@ export const LIMB = 2 ** 48;
 const LIMIT = 2 ** 51;
 const LIMB_BIG = 1n << 48n;
 const LIMIT_BIG = BigInt(LIMIT);
-const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** h·2^48 + l with 0 ≤ h < SAFE_H and 0 ≤ l < 2^48 is below 2^53. */
+const SAFE_H = 2 ** 5;
 
 /** Offsets within an entry's record. */
 const BAL_H = 0;
@@ -34,18 +35,48 @@ const LOT_TAINTED = 2;
 const LOT_NEXT = 3;
 const LOT = 4;
 
+/**
+ * A 64-bit scratch word seen both as one unsigned bigint and as two 32-bit halves: values below 2^64
+ * cross between bigint and limbs through it without bigint arithmetic (a heap value per operation).
+ */
+const WORD64 = new BigUint64Array(1);
+const WORD32 = new Uint32Array(WORD64.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LO32 = LITTLE_ENDIAN ? 0 : 1;
+const HI32 = LITTLE_ENDIAN ? 1 : 0;
+/** Below 2^63 as a double means below 2^64 as an integer (the conversion errs by far less than 2^63). */
+const BELOW_WORD64 = 2 ** 63;
+
 export function limbsToBigint(h: number, l: number): bigint {
-  return h === 0 ? BigInt(l) : BigInt(h) * LIMB_BIG + BigInt(l);
+  // Below 2^53 the value is a safe integer in double arithmetic: one conversion.
+  if (h >= 0 && h < SAFE_H) return BigInt(h * LIMB + l);
+  if (h >= 0 && h < 2 ** 16) {
+    // Below 2^64: the high word is h·2^16 plus the top 16 bits of l.
+    const top = Math.floor(l / 2 ** 32);
+    WORD32[HI32] = h * 2 ** 16 + top;
+    WORD32[LO32] = l - top * 2 ** 32;
+    return WORD64[0]!;
+  }
+  return BigInt(h) * LIMB_BIG + BigInt(l);
 }
 
 /** Splits `value` into limbs; false when it is beyond the range the limbs hold exactly. */
 export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boolean {
-  if (value >= 0n && value <= SAFE_BIG) {
-    // One conversion: a safe integer splits exactly in double arithmetic.
-    const n = Number(value);
+  // Number() rounds monotonically and 2^53 is a double, so a result within the safe range means the
+  // value was a safe integer and converted exactly; it then splits exactly in double arithmetic. This
+  // spares the bigint comparisons, which cost more than the conversion.
+  const n = Number(value);
+  if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
     const h = Math.floor(n / LIMB);
     out.h = h;
     out.l = n - h * LIMB;
+    return true;
+  }
+  if (n >= 0 && n < BELOW_WORD64) {
+    WORD64[0] = value;
+    const hi = WORD32[HI32]!;
+    out.h = hi >>> 16;
+    out.l = (hi & 0xffff) * 2 ** 32 + WORD32[LO32]!;
     return true;
   }
   const h = value >> 48n;
@@ -95,6 +126,7 @@ export class LimbLedger {
   private pieceL = new Float64Array(16);
   private pieceTainted = new Uint8Array(16);
   private pieceCount = 0;
+  private readonly split = { h: 0, l: 0 };
   /** Output of `debit`: the tainted part of the outflow. */
   outH = 0;
   outL = 0;
@@ -206,9 +238,10 @@ export class LimbLedger {
         tl = al;
       } else {
         const share = (limbsToBigint(hh, hl) * limbsToBigint(ah, al)) / limbsToBigint(bh, bl);
-        const sh = share >> 48n;
-        th = Number(sh);
-        tl = Number(share - (sh << 48n));
+        // share ≤ held, which the limbs hold exactly
+        if (!bigintToLimbs(share, this.split)) this.overflow = true;
+        th = this.split.h;
+        tl = this.split.l;
       }
       let rh = hh - th;
       let rl = hl - tl;
