@@ -73,8 +73,8 @@ export interface SweepTables {
   /** Block from which an address's events are replayed (Infinity: never); read for every event. */
   readonly openBlock: Float64Array;
   /**
-   * A record of `stride` doubles per address: its ledger id for each asset (-1: none), then for each
-   * asset a running balance as a limb pair, (0, 0) outside a sweep that replays every event. The sweep
+   * A record of `stride` doubles per address: its ledger id + 1 for each asset (0: none), then for each
+   * asset a running balance as a limb pair; all zero (as allocated) outside a sweep. The sweep
    * reads both for an address it opens, so they share a cache line. Null when that would exceed 2^23
    * doubles: ledger ids then go to a Map and running balances to an array of the sweep's own.
    */
@@ -88,7 +88,6 @@ export function createSweepTables(nodeCount: number, assetCount: number): SweepT
   const assets = Math.max(1, assetCount);
   const stride = 3 * assets;
   const pairRec = nodeCount * stride <= 1 << 23 ? new Float64Array(nodeCount * stride) : null;
-  if (pairRec) for (let n = 0; n < nodeCount; n++) pairRec.fill(-1, n * stride, n * stride + assets);
   return {
     openBlock: new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY),
     pairRec,
@@ -111,7 +110,10 @@ export function resetSweepTables(
   for (const node of expandedNodes(state, graph.nodeCount)) {
     openBlock[node] = Number.POSITIVE_INFINITY;
     // running balances (only addresses the sweep opens have one)
-    if (pairRec) pairRec.fill(0, node * stride + stride / 3, (node + 1) * stride);
+    if (pairRec) for (let i = node * stride + stride / 3; i < (node + 1) * stride; i++) pairRec[i] = 0;
+  }
+  if (pairRec) {
+    for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = 0;
   }
   for (const node of touchedNodes(state, graph.nodeCount)) {
     tables.hopNow[node] = UNREACHED;
@@ -121,9 +123,6 @@ export function resetSweepTables(
     const t = graph.to[e]!;
     tables.hopNow[t] = UNREACHED;
     tables.parentEdge[t] = -1;
-  }
-  if (pairRec) {
-    for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = -1;
   }
 }
 
@@ -414,7 +413,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     let tl = 0;
     let delivered = false;
     if (fOpen) {
-      let fe = ids ? ids[f * stride + a]! : -1;
+      let fe = ids ? ids[f * stride + a]! - 1 : -1;
       if (fe < 0) fe = entryFor(f, a);
       ledger.debit(fe, ah, al);
       th = ledger.outH;
@@ -462,7 +461,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       }
     }
     if (tOpen) {
-      let te = ids ? ids[t * stride + a]! : -1;
+      let te = ids ? ids[t * stride + a]! - 1 : -1;
       if (te < 0) te = entryFor(t, a);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
@@ -682,11 +681,11 @@ function createEntryIndex(tables: SweepTables, assetCount: number) {
   const { pairRec, stride } = tables;
   const map = pairRec ? null : new Map<number, number>();
   const get = (node: number, asset: number): number =>
-    pairRec ? pairRec[node * stride + asset]! : (map!.get(node * assetCount + asset) ?? -1);
+    pairRec ? pairRec[node * stride + asset]! - 1 : (map!.get(node * assetCount + asset) ?? -1);
   return {
     get,
     set(node: number, asset: number, id: number): void {
-      if (pairRec) pairRec[node * stride + asset] = id;
+      if (pairRec) pairRec[node * stride + asset] = id + 1;
       else map!.set(node * assetCount + asset, id);
     },
     entryOf(node: number, asset: number): number | undefined {
