@@ -159,6 +159,12 @@ export interface SweepInput {
    * them instead of asking `openingBalance` per address.
    */
   genesisBalance?: (node: number, asset: number) => bigint;
+  /**
+   * The same allocations as limb pairs (`TransferGraph.genesisLimbs`), read instead of `genesisBalance`
+   * by the sweep over limbs when given: converting a bigint per opened address costs more than the rest
+   * of opening it.
+   */
+  genesisLimbs?: Float64Array;
 }
 
 /** Below this share of all events, the sweep sorts the relevant events instead of scanning all. */
@@ -299,6 +305,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   // What addresses the sweep will open received minus what they sent before they opened (limbs), when
   // the sweep replays every event anyway; their opening balance is the genesis allocation plus it.
   const genesisBalance = order === null ? input.genesisBalance : undefined;
+  const genesisLimbs =
+    genesisBalance && input.genesisLimbs?.length === 2 * nodeCount * assetCount ? input.genesisLimbs : undefined;
   // Limb pairs side by side, in the address records when they have room (see `SweepTables`).
   const run = genesisBalance ? (pairRec ?? new Float64Array(2 * nodeCount * assetCount)) : null;
   const runStride = pairRec ? stride : 2 * assetCount;
@@ -314,14 +322,17 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       const at = node * runStride + runOffset + 2 * a;
       let h = run[at]!;
       let l = run[at + 1]!;
-      if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
+      if (genesisLimbs) {
+        h += genesisLimbs[2 * key]!;
+        l += genesisLimbs[2 * key + 1]!;
+      } else if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
         h += scratch.h;
         l += scratch.l;
-        if (l >= LIMB) {
-          l -= LIMB;
-          h += 1;
-        }
       } else ledger.overflow = true;
+      if (l >= LIMB) {
+        l -= LIMB;
+        h += 1;
+      }
       id = ledger.open(isSubject, h, l);
       openH[id] = h;
       openL[id] = l;

@@ -4,6 +4,7 @@ import { hashCanonical } from "../hashing";
 import { assetKey, normalizeAddress } from "./amounts";
 import type { IssuerControls } from "./issuer-registry";
 import { createLabelIndex } from "./labels";
+import { bigintToLimbs } from "./limb-ledger";
 import {
   AMOUNT_OVERFLOW,
   buildIncidence,
@@ -246,6 +247,22 @@ export class SyntheticChainWriter {
       }
       return genesisFlat[node * assetCount + asset] ?? 0n;
     };
+    // The same allocations as limbs, built on first read (null: one is beyond the limbs' range).
+    let genesisLimbs: Float64Array | null | undefined;
+    const genesisLimbsOf = (): Float64Array | undefined => {
+      if (genesisLimbs === undefined) {
+        const limbs = new Float64Array(2 * addresses.length * assetCount);
+        const split = { h: 0, l: 0 };
+        let exact = true;
+        for (const [key, amount] of genesis) {
+          if (!bigintToLimbs(amount, split)) exact = false;
+          limbs[2 * key] = split.h;
+          limbs[2 * key + 1] = split.l;
+        }
+        genesisLimbs = exact ? limbs : null;
+      }
+      return genesisLimbs ?? undefined;
+    };
     const labels = this.labels.slice();
     const labelsByNode = new Map<number, AddressLabel[]>();
     for (const label of labels) {
@@ -293,6 +310,9 @@ export class SyntheticChainWriter {
           if (columns.from[e] === node && addresses[node] !== ZERO_ADDRESS) balance -= amount;
         }
         return balance;
+      },
+      get genesisLimbs() {
+        return genesisLimbsOf();
       },
     };
     const frozenFrom = new Map(this.frozenFrom);
