@@ -87,7 +87,9 @@ describe("sweep tables", () => {
       const tables = createSweepTables(graph.nodeCount, graph.assets.length);
       expect(tables.pairRec).not.toBeNull();
       const inRecords = plain(sweepWith(computation, tables));
-      const apart = plain(sweepWith(computation, { ...createSweepTables(graph.nodeCount, graph.assets.length), pairRec: null }));
+      const apart = plain(
+        sweepWith(computation, { ...createSweepTables(graph.nodeCount, graph.assets.length), pairRec: null }),
+      );
       expect(inRecords.entries.length).toBeGreaterThan(100);
       expect(apart).toEqual(inRecords);
     }
