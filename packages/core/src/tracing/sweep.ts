@@ -162,9 +162,9 @@ export interface SweepInput {
   /**
    * The same allocations as limb pairs (`TransferGraph.genesisLimbs`), read instead of `genesisBalance`
    * by the sweep over limbs when given: converting a bigint per opened address costs more than the rest
-   * of opening it.
+   * of opening it. Asked for only by a sweep that replays every event (a graph may build them then).
    */
-  genesisLimbs?: Float64Array;
+  genesisLimbs?: () => Float64Array | undefined;
 }
 
 /** Below this share of all events, the sweep sorts the relevant events instead of scanning all. */
@@ -305,8 +305,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   // What addresses the sweep will open received minus what they sent before they opened (limbs), when
   // the sweep replays every event anyway; their opening balance is the genesis allocation plus it.
   const genesisBalance = order === null ? input.genesisBalance : undefined;
-  const genesisLimbs =
-    genesisBalance && input.genesisLimbs?.length === 2 * nodeCount * assetCount ? input.genesisLimbs : undefined;
+  const offered = genesisBalance ? input.genesisLimbs?.() : undefined;
+  const genesisLimbs = offered?.length === 2 * nodeCount * assetCount ? offered : undefined;
   // Limb pairs side by side, in the address records when they have room (see `SweepTables`).
   const run = genesisBalance ? (pairRec ?? new Float64Array(2 * nodeCount * assetCount)) : null;
   const runStride = pairRec ? stride : 2 * assetCount;
