@@ -15,20 +15,68 @@ export const LIMB = 2 ** 48;
 const LIMIT = 2 ** 51;
 const LIMB_BIG = 1n << 48n;
 const LIMIT_BIG = BigInt(LIMIT);
-const SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** h·2^48 + l with 0 ≤ h < SAFE_H and 0 ≤ l < 2^48 is below 2^53. */
+const SAFE_H = 2 ** 5;
+
+/** Offsets within an entry's record. */
+const BAL_H = 0;
+const BAL_L = 1;
+const TAINT_H = 2;
+const TAINT_L = 3;
+const SHORT_H = 4;
+const SHORT_L = 5;
+const LOT_HEAD = 6;
+const LOT_TAIL = 7;
+const REC = 8;
+/** A fifo lot: amount as limbs, tainted (1) or clean (0), next lot of the entry (−1: none). */
+const LOT_H = 0;
+const LOT_L = 1;
+const LOT_TAINTED = 2;
+const LOT_NEXT = 3;
+const LOT = 4;
+
+/**
+ * A 64-bit scratch word seen both as one unsigned bigint and as two 32-bit halves: values below 2^64
+ * cross between bigint and limbs through it without bigint arithmetic (a heap value per operation).
+ */
+const WORD64 = new BigUint64Array(1);
+const WORD32 = new Uint32Array(WORD64.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LO32 = LITTLE_ENDIAN ? 0 : 1;
+const HI32 = LITTLE_ENDIAN ? 1 : 0;
+/** Below 2^63 as a double means below 2^64 as an integer (the conversion errs by far less than 2^63). */
+const BELOW_WORD64 = 2 ** 63;
 
 export function limbsToBigint(h: number, l: number): bigint {
-  return h === 0 ? BigInt(l) : BigInt(h) * LIMB_BIG + BigInt(l);
+  // Below 2^53 the value is a safe integer in double arithmetic: one conversion.
+  if (h >= 0 && h < SAFE_H) return BigInt(h * LIMB + l);
+  if (h >= 0 && h < 2 ** 16) {
+    // Below 2^64: the high word is h·2^16 plus the top 16 bits of l.
+    const top = Math.floor(l / 2 ** 32);
+    WORD32[HI32] = h * 2 ** 16 + top;
+    WORD32[LO32] = l - top * 2 ** 32;
+    return WORD64[0]!;
+  }
+  return BigInt(h) * LIMB_BIG + BigInt(l);
 }
 
 /** Splits `value` into limbs; false when it is beyond the range the limbs hold exactly. */
 export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boolean {
-  if (value >= 0n && value <= SAFE_BIG) {
-    // One conversion: a safe integer splits exactly in double arithmetic.
-    const n = Number(value);
+  // Number() rounds monotonically and 2^53 is a double, so a result within the safe range means the
+  // value was a safe integer and converted exactly; it then splits exactly in double arithmetic. This
+  // spares the bigint comparisons, which cost more than the conversion.
+  const n = Number(value);
+  if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
     const h = Math.floor(n / LIMB);
     out.h = h;
     out.l = n - h * LIMB;
+    return true;
+  }
+  if (n >= 0 && n < BELOW_WORD64) {
+    WORD64[0] = value;
+    const hi = WORD32[HI32]!;
+    out.h = hi >>> 16;
+    out.l = (hi & 0xffff) * 2 ** 32 + WORD32[LO32]!;
     return true;
   }
   const h = value >> 48n;
@@ -42,13 +90,6 @@ export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boo
 function grow(array: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
   if (size <= array.length) return array;
   const next = new Float64Array(Math.max(size, array.length * 2));
-  next.set(array);
-  return next;
-}
-
-function growInt(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Int32Array(Math.max(size, array.length * 2));
   next.set(array);
   return next;
 }
@@ -68,21 +109,16 @@ export class LimbLedger {
   size = 0;
   /** Set once any value left the exact range; the caller must then discard the ledger's results. */
   overflow = false;
-  private balH = new Float64Array(64);
-  private balL = new Float64Array(64);
-  private taintH = new Float64Array(64);
-  private taintL = new Float64Array(64);
-  private shortH = new Float64Array(64);
-  private shortL = new Float64Array(64);
+  /**
+   * Each entry's state in one record of REC doubles (balance, taint, shortfall as limb pairs, then the
+   * head and tail of its fifo lots): an operation touches one or two cache lines instead of one per
+   * column, which on a sweep over hundreds of thousands of entries is most of its cost.
+   */
+  private rec = new Float64Array(64 * REC);
   private subject = new Uint8Array(64);
   private poisoned = new Uint8Array(64);
   // fifo: each entry's lots are a linked list in a shared pool (head first); consumed lots are reused.
-  private lotHead = new Int32Array(64);
-  private lotTail = new Int32Array(64);
-  private lotH = new Float64Array(256);
-  private lotL = new Float64Array(256);
-  private lotTainted = new Uint8Array(256);
-  private lotNext = new Int32Array(256);
+  private lots = new Float64Array(256 * LOT);
   private lotCount = 0;
   private freeLot = -1;
   // Pieces consumed by the last fifo debit, in order (merged when adjacent pieces share the flag).
@@ -90,6 +126,7 @@ export class LimbLedger {
   private pieceL = new Float64Array(16);
   private pieceTainted = new Uint8Array(16);
   private pieceCount = 0;
+  private readonly split = { h: 0, l: 0 };
   /** Output of `debit`: the tainted part of the outflow. */
   outH = 0;
   outL = 0;
@@ -111,30 +148,23 @@ export class LimbLedger {
   /** Opens an entry with an opening balance (unknown = zero, as in `TaintLedger.open`). */
   open(isSubject: boolean, openH: number, openL: number): number {
     const id = this.size++;
-    if (id >= this.balH.length) {
+    if (id >= this.subject.length) {
       const size = id + 1;
-      this.balH = grow(this.balH, size);
-      this.balL = grow(this.balL, size);
-      this.taintH = grow(this.taintH, size);
-      this.taintL = grow(this.taintL, size);
-      this.shortH = grow(this.shortH, size);
-      this.shortL = grow(this.shortL, size);
+      this.rec = grow(this.rec, size * REC);
       this.subject = growByte(this.subject, size);
       this.poisoned = growByte(this.poisoned, size);
-      this.lotHead = growInt(this.lotHead, size);
-      this.lotTail = growInt(this.lotTail, size);
     }
     this.check(openH);
-    this.balH[id] = openH;
-    this.balL[id] = openL;
+    this.rec[id * REC + BAL_H] = openH;
+    this.rec[id * REC + BAL_L] = openL;
     this.subject[id] = isSubject ? 1 : 0;
     this.poisoned[id] = isSubject ? 1 : 0;
-    this.taintH[id] = isSubject ? openH : 0;
-    this.taintL[id] = isSubject ? openL : 0;
-    this.shortH[id] = 0;
-    this.shortL[id] = 0;
-    this.lotHead[id] = -1;
-    this.lotTail[id] = -1;
+    this.rec[id * REC + TAINT_H] = isSubject ? openH : 0;
+    this.rec[id * REC + TAINT_L] = isSubject ? openL : 0;
+    this.rec[id * REC + SHORT_H] = 0;
+    this.rec[id * REC + SHORT_L] = 0;
+    this.rec[id * REC + LOT_HEAD] = -1;
+    this.rec[id * REC + LOT_TAIL] = -1;
     if (this.fifo && (openH > 0 || (openH === 0 && openL > 0))) this.appendLot(id, openH, openL, isSubject ? 1 : 0);
     return id;
   }
@@ -143,8 +173,8 @@ export class LimbLedger {
   debit(id: number, ah: number, al: number): void {
     this.newH = 0;
     this.newL = 0;
-    const bh = this.balH[id]!;
-    const bl = this.balL[id]!;
+    const bh = this.rec[id * REC + BAL_H]!;
+    const bl = this.rec[id * REC + BAL_L]!;
     // missing = amount > balance ? amount − balance : 0
     let mh = 0;
     let ml = 0;
@@ -155,15 +185,15 @@ export class LimbLedger {
         ml += LIMB;
         mh -= 1;
       }
-      let sl = this.shortL[id]! + ml;
-      let sh = this.shortH[id]! + mh;
+      let sl = this.rec[id * REC + SHORT_L]! + ml;
+      let sh = this.rec[id * REC + SHORT_H]! + mh;
       if (sl >= LIMB) {
         sl -= LIMB;
         sh += 1;
       }
       this.check(sh);
-      this.shortH[id] = sh;
-      this.shortL[id] = sl;
+      this.rec[id * REC + SHORT_H] = sh;
+      this.rec[id * REC + SHORT_L] = sl;
     }
     const missing = mh !== 0 || ml !== 0;
     const isSubject = this.subject[id] === 1;
@@ -190,8 +220,8 @@ export class LimbLedger {
         }
       }
     } else if (this.haircut) {
-      const hh = this.taintH[id]!;
-      const hl = this.taintL[id]!;
+      const hh = this.rec[id * REC + TAINT_H]!;
+      const hl = this.rec[id * REC + TAINT_L]!;
       if (missing) {
         th = hh;
         tl = hl;
@@ -208,9 +238,10 @@ export class LimbLedger {
         tl = al;
       } else {
         const share = (limbsToBigint(hh, hl) * limbsToBigint(ah, al)) / limbsToBigint(bh, bl);
-        const sh = share >> 48n;
-        th = Number(sh);
-        tl = Number(share - (sh << 48n));
+        // share ≤ held, which the limbs hold exactly
+        if (!bigintToLimbs(share, this.split)) this.overflow = true;
+        th = this.split.h;
+        tl = this.split.l;
       }
       let rh = hh - th;
       let rl = hl - tl;
@@ -218,8 +249,8 @@ export class LimbLedger {
         rl += LIMB;
         rh -= 1;
       }
-      this.taintH[id] = rh;
-      this.taintL[id] = rl;
+      this.rec[id * REC + TAINT_H] = rh;
+      this.rec[id * REC + TAINT_L] = rl;
       if (isSubject) {
         tl += ml;
         th += mh;
@@ -247,15 +278,15 @@ export class LimbLedger {
       nh += 1;
     }
     this.check(nh);
-    this.balH[id] = nh;
-    this.balL[id] = nl;
+    this.rec[id * REC + BAL_H] = nh;
+    this.rec[id * REC + BAL_L] = nl;
     if (this.poison) {
       if (this.poisoned[id] === 1) {
-        this.taintH[id] = nh;
-        this.taintL[id] = nl;
+        this.rec[id * REC + TAINT_H] = nh;
+        this.rec[id * REC + TAINT_L] = nl;
       } else {
-        this.taintH[id] = 0;
-        this.taintL[id] = 0;
+        this.rec[id * REC + TAINT_H] = 0;
+        this.rec[id * REC + TAINT_L] = 0;
       }
     }
     this.check(th);
@@ -279,15 +310,15 @@ export class LimbLedger {
       th = ah;
       tl = al;
     }
-    let bl = this.balL[id]! + al;
-    let bh = this.balH[id]! + ah;
+    let bl = this.rec[id * REC + BAL_L]! + al;
+    let bh = this.rec[id * REC + BAL_H]! + ah;
     if (bl >= LIMB) {
       bl -= LIMB;
       bh += 1;
     }
     this.check(bh);
-    this.balH[id] = bh;
-    this.balL[id] = bl;
+    this.rec[id * REC + BAL_H] = bh;
+    this.rec[id * REC + BAL_L] = bl;
     const taintedPositive = th > 0 || (th === 0 && tl > 0);
     if (this.fifo) {
       if (this.subject[id] === 1 || !taintedPositive || !ordered) {
@@ -314,43 +345,43 @@ export class LimbLedger {
     } else {
       if (taintedPositive) this.poisoned[id] = 1;
       if (this.poisoned[id] === 1) {
-        this.taintH[id] = bh;
-        this.taintL[id] = bl;
+        this.rec[id * REC + TAINT_H] = bh;
+        this.rec[id * REC + TAINT_L] = bl;
       } else {
-        this.taintH[id] = 0;
-        this.taintL[id] = 0;
+        this.rec[id * REC + TAINT_H] = 0;
+        this.rec[id * REC + TAINT_L] = 0;
       }
     }
   }
 
   private addTaint(id: number, th: number, tl: number): void {
-    let l = this.taintL[id]! + tl;
-    let h = this.taintH[id]! + th;
+    let l = this.rec[id * REC + TAINT_L]! + tl;
+    let h = this.rec[id * REC + TAINT_H]! + th;
     if (l >= LIMB) {
       l -= LIMB;
       h += 1;
     }
     this.check(h);
-    this.taintH[id] = h;
-    this.taintL[id] = l;
+    this.rec[id * REC + TAINT_H] = h;
+    this.rec[id * REC + TAINT_L] = l;
   }
 
   taintHeld(id: number): bigint {
-    return limbsToBigint(this.taintH[id]!, this.taintL[id]!);
+    return limbsToBigint(this.rec[id * REC + TAINT_H]!, this.rec[id * REC + TAINT_L]!);
   }
 
   balanceHeld(id: number): bigint {
-    return limbsToBigint(this.balH[id]!, this.balL[id]!);
+    return limbsToBigint(this.rec[id * REC + BAL_H]!, this.rec[id * REC + BAL_L]!);
   }
 
   shortfallOf(id: number): bigint {
-    return limbsToBigint(this.shortH[id]!, this.shortL[id]!);
+    return limbsToBigint(this.rec[id * REC + SHORT_H]!, this.rec[id * REC + SHORT_L]!);
   }
 
   isTainted(id: number): boolean {
     if (this.poison) return this.poisoned[id] === 1;
-    const h = this.taintH[id]!;
-    return h > 0 || (h === 0 && this.taintL[id]! > 0);
+    const h = this.rec[id * REC + TAINT_H]!;
+    return h > 0 || (h === 0 && this.rec[id * REC + TAINT_L]! > 0);
   }
 
   isSubject(id: number): boolean {
@@ -364,11 +395,11 @@ export class LimbLedger {
     let ll = cl;
     let th = 0;
     let tl = 0;
-    let head = this.lotHead[id]!;
+    let head = this.rec[id * REC + LOT_HEAD]!;
     while (lh > 0 || (lh === 0 && ll > 0)) {
-      const xh = this.lotH[head]!;
-      const xl = this.lotL[head]!;
-      const isTainted = this.lotTainted[head]!;
+      const xh = this.lots[head * LOT + LOT_H]!;
+      const xl = this.lots[head * LOT + LOT_L]!;
+      const isTainted = this.lots[head * LOT + LOT_TAINTED]!;
       // take = min(lot, left)
       const lotSmaller = xh < lh || (xh === lh && xl < ll);
       const kh = lotSmaller ? xh : lh;
@@ -389,8 +420,8 @@ export class LimbLedger {
         lh -= 1;
       }
       if (kh === xh && kl === xl) {
-        const next = this.lotNext[head]!;
-        this.lotNext[head] = this.freeLot;
+        const next = this.lots[head * LOT + LOT_NEXT]!;
+        this.lots[head * LOT + LOT_NEXT] = this.freeLot;
         this.freeLot = head;
         head = next;
       } else {
@@ -400,20 +431,20 @@ export class LimbLedger {
           rl += LIMB;
           rh -= 1;
         }
-        this.lotH[head] = rh;
-        this.lotL[head] = rl;
+        this.lots[head * LOT + LOT_H] = rh;
+        this.lots[head * LOT + LOT_L] = rl;
       }
     }
-    this.lotHead[id] = head;
-    if (head === -1) this.lotTail[id] = -1;
-    let rh = this.taintH[id]! - th;
-    let rl = this.taintL[id]! - tl;
+    this.rec[id * REC + LOT_HEAD] = head;
+    if (head === -1) this.rec[id * REC + LOT_TAIL] = -1;
+    let rh = this.rec[id * REC + TAINT_H]! - th;
+    let rl = this.rec[id * REC + TAINT_L]! - tl;
     if (rl < 0) {
       rl += LIMB;
       rh -= 1;
     }
-    this.taintH[id] = rh;
-    this.taintL[id] = rl;
+    this.rec[id * REC + TAINT_H] = rh;
+    this.rec[id * REC + TAINT_L] = rl;
     this.outH = th;
     this.outL = tl;
   }
@@ -444,36 +475,31 @@ export class LimbLedger {
 
   private appendLot(id: number, h: number, l: number, isTainted: number): void {
     if (h === 0 && l === 0) return;
-    const tail = this.lotTail[id]!;
-    if (tail !== -1 && this.lotTainted[tail] === isTainted) {
-      let nl = this.lotL[tail]! + l;
-      let nh = this.lotH[tail]! + h;
+    const tail = this.rec[id * REC + LOT_TAIL]!;
+    if (tail !== -1 && this.lots[tail * LOT + LOT_TAINTED] === isTainted) {
+      let nl = this.lots[tail * LOT + LOT_L]! + l;
+      let nh = this.lots[tail * LOT + LOT_H]! + h;
       if (nl >= LIMB) {
         nl -= LIMB;
         nh += 1;
       }
       this.check(nh);
-      this.lotH[tail] = nh;
-      this.lotL[tail] = nl;
+      this.lots[tail * LOT + LOT_H] = nh;
+      this.lots[tail * LOT + LOT_L] = nl;
       return;
     }
     let lot = this.freeLot;
-    if (lot !== -1) this.freeLot = this.lotNext[lot]!;
+    if (lot !== -1) this.freeLot = this.lots[lot * LOT + LOT_NEXT]!;
     else {
       lot = this.lotCount++;
-      if (lot >= this.lotH.length) {
-        this.lotH = grow(this.lotH, lot + 1);
-        this.lotL = grow(this.lotL, lot + 1);
-        this.lotTainted = growByte(this.lotTainted, lot + 1);
-        this.lotNext = growInt(this.lotNext, lot + 1);
-      }
+      this.lots = grow(this.lots, (lot + 1) * LOT);
     }
-    this.lotH[lot] = h;
-    this.lotL[lot] = l;
-    this.lotTainted[lot] = isTainted;
-    this.lotNext[lot] = -1;
-    if (tail === -1) this.lotHead[id] = lot;
-    else this.lotNext[tail] = lot;
-    this.lotTail[id] = lot;
+    this.lots[lot * LOT + LOT_H] = h;
+    this.lots[lot * LOT + LOT_L] = l;
+    this.lots[lot * LOT + LOT_TAINTED] = isTainted;
+    this.lots[lot * LOT + LOT_NEXT] = -1;
+    if (tail === -1) this.rec[id * REC + LOT_HEAD] = lot;
+    else this.lots[tail * LOT + LOT_NEXT] = lot;
+    this.rec[id * REC + LOT_TAIL] = lot;
   }
 }

@@ -70,21 +70,30 @@ export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock
  * each trace an allocation and fill proportional to the whole graph.
  */
 export interface SweepTables {
-  /** Block from which an address's events are replayed (Infinity: never). */
+  /** Block from which an address's events are replayed (Infinity: never); read for every event. */
   readonly openBlock: Float64Array;
+  /**
+   * A record of `stride` doubles per address: its ledger id + 1 for each asset (0: none), then for each
+   * asset a running balance as a limb pair; all zero (as allocated) outside a sweep. The sweep
+   * reads both for an address it opens, so they share a cache line. Null when that would exceed 2^23
+   * doubles: ledger ids then go to a Map and running balances to an array of the sweep's own.
+   */
+  readonly pairRec: Float64Array | null;
+  readonly stride: number;
   readonly hopNow: Uint8Array;
   readonly parentEdge: Int32Array;
-  /** Ledger ids by node × assetCount + asset (-1: none); null when that exceeds 2^24 slots (a Map then). */
-  readonly entryTable: Int32Array | null;
 }
 
 export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
-  const slots = nodeCount * Math.max(1, assetCount);
+  const assets = Math.max(1, assetCount);
+  const stride = 3 * assets;
+  const pairRec = nodeCount * stride <= 1 << 23 ? new Float64Array(nodeCount * stride) : null;
   return {
     openBlock: new Float64Array(nodeCount).fill(Number.POSITIVE_INFINITY),
+    pairRec,
+    stride,
     hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
     parentEdge: new Int32Array(nodeCount).fill(-1),
-    entryTable: slots <= 1 << 24 ? new Int32Array(slots).fill(-1) : null,
   };
 }
 
@@ -97,8 +106,15 @@ export function resetSweepTables(
   entryNode: ArrayLike<number>,
   entryAsset: ArrayLike<number>,
 ): void {
-  const assetCount = Math.max(1, graph.assets.length);
-  for (const node of expandedNodes(state, graph.nodeCount)) tables.openBlock[node] = Number.POSITIVE_INFINITY;
+  const { openBlock, pairRec, stride } = tables;
+  for (const node of expandedNodes(state, graph.nodeCount)) {
+    openBlock[node] = Number.POSITIVE_INFINITY;
+    // running balances (only addresses the sweep opens have one)
+    if (pairRec) for (let i = node * stride + stride / 3; i < (node + 1) * stride; i++) pairRec[i] = 0;
+  }
+  if (pairRec) {
+    for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = 0;
+  }
   for (const node of touchedNodes(state, graph.nodeCount)) {
     tables.hopNow[node] = UNREACHED;
     tables.parentEdge[node] = -1;
@@ -107,9 +123,6 @@ export function resetSweepTables(
     const t = graph.to[e]!;
     tables.hopNow[t] = UNREACHED;
     tables.parentEdge[t] = -1;
-  }
-  if (tables.entryTable) {
-    for (let id = 0; id < entryNode.length; id++) tables.entryTable[entryNode[id]! * assetCount + entryAsset[id]!] = -1;
   }
 }
 
@@ -146,6 +159,12 @@ export interface SweepInput {
    * them instead of asking `openingBalance` per address.
    */
   genesisBalance?: (node: number, asset: number) => bigint;
+  /**
+   * The same allocations as limb pairs (`TransferGraph.genesisLimbs`), read instead of `genesisBalance`
+   * by the sweep over limbs when given: converting a bigint per opened address costs more than the rest
+   * of opening it. Asked for only by a sweep that replays every event (a graph may build them then).
+   */
+  genesisLimbs?: () => Float64Array | undefined;
 }
 
 /** Below this share of all events, the sweep sorts the relevant events instead of scanning all. */
@@ -163,16 +182,19 @@ export function runSweep(input: SweepInput): SweepResult {
 }
 
 /** Events the sweep replays (in time order), or null for every event of the graph. */
-function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, openBlock: Float64Array) {
+function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, tables: SweepTables) {
+  const { openBlock } = tables;
   const { incidentOffset, incident } = graph;
   const index = timeIndexOf(graph);
+  const enough = graph.eventCount * GATHER_RATIO;
   let relevant = 0;
   for (const n of expanded) {
     const open = state.arrivalBlock[n]!;
     openBlock[n] = open;
-    relevant += incidentOffset[n + 1]! - firstIncidentFromBlock(graph, index, n, open);
+    // Once the sweep will scan every event anyway, the count no longer matters.
+    if (relevant < enough) relevant += incidentOffset[n + 1]! - firstIncidentFromBlock(graph, index, n, open);
   }
-  if (relevant >= graph.eventCount * GATHER_RATIO) return null;
+  if (relevant >= enough) return null;
   const gathered = new Uint32Array(relevant);
   let k = 0;
   for (const n of expanded) {
@@ -209,8 +231,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const scratch = { h: 0, l: 0 };
 
   const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
-  const { openBlock, hopNow, parentEdge } = tables;
-  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  const { openBlock, pairRec, stride, hopNow, parentEdge } = tables;
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, tables);
   for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
   // Minimum followable taint per asset as limbs; one beyond their range is never reached.
@@ -223,7 +245,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     } else minH[a] = Number.POSITIVE_INFINITY;
   }
 
-  const index = createEntryIndex(tables.entryTable, assetCount);
+  const index = createEntryIndex(tables, assetCount);
+  const ids = pairRec;
   // Entries and their opening balances as plain columns: a tuple or bigint per entry, kept to the end
   // of the sweep, costs the garbage collector more than the sweep's own arithmetic.
   const entryNode: number[] = [];
@@ -282,26 +305,34 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   // What addresses the sweep will open received minus what they sent before they opened (limbs), when
   // the sweep replays every event anyway; their opening balance is the genesis allocation plus it.
   const genesisBalance = order === null ? input.genesisBalance : undefined;
-  const runH = genesisBalance ? new Float64Array(nodeCount * assetCount) : null;
-  const runL = genesisBalance ? new Float64Array(nodeCount * assetCount) : null;
+  const offered = genesisBalance ? input.genesisLimbs?.() : undefined;
+  const genesisLimbs = offered?.length === 2 * nodeCount * assetCount ? offered : undefined;
+  // Limb pairs side by side, in the address records when they have room (see `SweepTables`).
+  const run = genesisBalance ? (pairRec ?? new Float64Array(2 * nodeCount * assetCount)) : null;
+  const runStride = pairRec ? stride : 2 * assetCount;
+  const runOffset = pairRec ? assetCount : 0;
 
   const entryFor = (node: number, a: number): number => {
     const key = node * assetCount + a;
-    const known = index.get(key);
+    const known = index.get(node, a);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     let id: number;
-    if (runH) {
-      let h = runH[key]!;
-      let l = runL![key]!;
-      if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
+    if (run) {
+      const at = node * runStride + runOffset + 2 * a;
+      let h = run[at]!;
+      let l = run[at + 1]!;
+      if (genesisLimbs) {
+        h += genesisLimbs[2 * key]!;
+        l += genesisLimbs[2 * key + 1]!;
+      } else if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
         h += scratch.h;
         l += scratch.l;
-        if (l >= LIMB) {
-          l -= LIMB;
-          h += 1;
-        }
       } else ledger.overflow = true;
+      if (l >= LIMB) {
+        l -= LIMB;
+        h += 1;
+      }
       id = ledger.open(isSubject, h, l);
       openH[id] = h;
       openL[id] = l;
@@ -320,7 +351,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       openValue[id] = balance;
       if (isSubject) add(a * 5 + SUBJECT, h, l);
     }
-    index.set(key, id);
+    index.set(node, a, id);
     entryNode.push(node);
     entryAsset.push(a);
     return id;
@@ -339,11 +370,13 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     const t = to[e]!;
     const b = block[e]!;
     if (b > lastBlock) break;
-    const fOpen = b >= openBlock[f]!;
-    const tOpen = b >= openBlock[t]!;
-    const fWill = openBlock[f] !== Number.POSITIVE_INFINITY;
-    const tWill = openBlock[t] !== Number.POSITIVE_INFINITY;
-    if (!fOpen && !tOpen && !(runH && (fWill || tWill))) continue;
+    const fOpenBlock = openBlock[f]!;
+    const tOpenBlock = openBlock[t]!;
+    const fOpen = b >= fOpenBlock;
+    const tOpen = b >= tOpenBlock;
+    const fWill = fOpenBlock !== Number.POSITIVE_INFINITY;
+    const tWill = tOpenBlock !== Number.POSITIVE_INFINITY;
+    if (!fOpen && !tOpen && !(run && (fWill || tWill))) continue;
     // The amount as limbs: high word's top 16 bits are the upper limb.
     let ah: number;
     let al: number;
@@ -358,31 +391,31 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       al = (hiWord & 0xffff) * 2 ** 32 + loWord;
     }
     const a = asset[e]!;
-    if (runH && !(fOpen && tOpen) && (fWill || tWill)) {
+    if (run && !(fOpen && tOpen) && (fWill || tWill)) {
       // Only addresses the sweep will open need a running balance.
       if (!fOpen && fWill) {
-        const key = f * assetCount + a;
-        let nh = runH[key]! - ah;
-        let nl = runL![key]! - al;
+        const at = f * runStride + runOffset + 2 * a;
+        let nh = run[at]! - ah;
+        let nl = run[at + 1]! - al;
         if (nl < 0) {
           nl += LIMB;
           nh -= 1;
         }
         if (nh < -(2 ** 51)) return abandon();
-        runH[key] = nh;
-        runL![key] = nl;
+        run[at] = nh;
+        run[at + 1] = nl;
       }
       if (!tOpen && tWill) {
-        const key = t * assetCount + a;
-        let nh = runH[key]! + ah;
-        let nl = runL![key]! + al;
+        const at = t * runStride + runOffset + 2 * a;
+        let nh = run[at]! + ah;
+        let nl = run[at + 1]! + al;
         if (nl >= LIMB) {
           nl -= LIMB;
           nh += 1;
         }
         if (nh > 2 ** 51) return abandon();
-        runH[key] = nh;
-        runL![key] = nl;
+        run[at] = nh;
+        run[at + 1] = nl;
       }
     }
     if (!fOpen && !tOpen) continue;
@@ -391,7 +424,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     let tl = 0;
     let delivered = false;
     if (fOpen) {
-      const fe = entryFor(f, a);
+      let fe = ids ? ids[f * stride + a]! - 1 : -1;
+      if (fe < 0) fe = entryFor(f, a);
       ledger.debit(fe, ah, al);
       th = ledger.outH;
       tl = ledger.outL;
@@ -438,7 +472,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       }
     }
     if (tOpen) {
-      const te = entryFor(t, a);
+      let te = ids ? ids[t * stride + a]! - 1 : -1;
+      if (te < 0) te = entryFor(t, a);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
@@ -459,7 +494,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     dustEdges: dustEdges[a]!,
     unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
   }));
-  const openingOf = runH
+  const openingOf = run
     ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
     : (id: number): bigint | null => openValue[id]!;
   return sweepResult({
@@ -509,10 +544,10 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
 
   const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
   const { openBlock, hopNow, parentEdge } = tables;
-  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, openBlock);
+  const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, tables);
   for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
-  const index = createEntryIndex(tables.entryTable, assetCount);
+  const index = createEntryIndex(tables, assetCount);
   const entryNode: number[] = [];
   const entryAsset: number[] = [];
   const opening: Array<bigint | null> = [];
@@ -535,14 +570,14 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
 
   const entryFor = (node: number, a: number): number => {
     const key = node * assetCount + a;
-    const known = index.get(key);
+    const known = index.get(node, a);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     const balance = running ? runningBalance(key, node, a) : input.openingBalance(node, a, openBlock[node]! - 1);
     const id = ledger.open(isSubject, balance);
     opening[id] = balance;
     totals[a]!.subjectTaint += ledger.openingTaint(id);
-    index.set(key, id);
+    index.set(node, a, id);
     entryNode.push(node);
     entryAsset.push(a);
     return id;
@@ -650,20 +685,22 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
 }
 
 /**
- * Ledger ids by (node, asset), keyed node × assetCount + asset, -1 when none: the flat table of
- * `SweepTables` while that fits 2^24 slots, a Map beyond (a graph too large to give every address a slot).
+ * Ledger ids by (node, asset), -1 when none: in the address records of `SweepTables` while they have
+ * room, in a Map keyed node × assetCount + asset beyond (a graph too large to give every pair a slot).
  */
-function createEntryIndex(table: Int32Array | null, assetCount: number) {
-  const map = table ? null : new Map<number, number>();
-  const get = (key: number): number => (table ? table[key]! : (map!.get(key) ?? -1));
+function createEntryIndex(tables: SweepTables, assetCount: number) {
+  const { pairRec, stride } = tables;
+  const map = pairRec ? null : new Map<number, number>();
+  const get = (node: number, asset: number): number =>
+    pairRec ? pairRec[node * stride + asset]! - 1 : (map!.get(node * assetCount + asset) ?? -1);
   return {
     get,
-    set(key: number, id: number): void {
-      if (table) table[key] = id;
-      else map!.set(key, id);
+    set(node: number, asset: number, id: number): void {
+      if (pairRec) pairRec[node * stride + asset] = id + 1;
+      else map!.set(node * assetCount + asset, id);
     },
     entryOf(node: number, asset: number): number | undefined {
-      const id = get(node * assetCount + asset);
+      const id = get(node, asset);
       return id >= 0 ? id : undefined;
     },
   };

@@ -4,6 +4,7 @@ import { hashCanonical } from "../hashing";
 import { assetKey, normalizeAddress } from "./amounts";
 import type { IssuerControls } from "./issuer-registry";
 import { createLabelIndex } from "./labels";
+import { bigintToLimbs } from "./limb-ledger";
 import {
   AMOUNT_OVERFLOW,
   buildIncidence,
@@ -236,6 +237,32 @@ export class SyntheticChainWriter {
     const assets = this.assets.slice();
     const assetCount = assets.length;
     const genesis = new Map(this.genesis);
+    // Genesis allocations by node × assetCount + asset, built on first read: a sweep asks for one per
+    // address it opens, and a flat array answers that without hashing into a map of every holder.
+    let genesisFlat: bigint[] | undefined;
+    const genesisOf = (node: number, asset: number): bigint => {
+      if (!genesisFlat) {
+        genesisFlat = new Array<bigint>(addresses.length * assetCount).fill(0n);
+        for (const [key, amount] of genesis) genesisFlat[key] = amount;
+      }
+      return genesisFlat[node * assetCount + asset] ?? 0n;
+    };
+    // The same allocations as limbs, built on first read (null: one is beyond the limbs' range).
+    let genesisLimbs: Float64Array | null | undefined;
+    const genesisLimbsOf = (): Float64Array | undefined => {
+      if (genesisLimbs === undefined) {
+        const limbs = new Float64Array(2 * addresses.length * assetCount);
+        const split = { h: 0, l: 0 };
+        let exact = true;
+        for (const [key, amount] of genesis) {
+          if (!bigintToLimbs(amount, split)) exact = false;
+          limbs[2 * key] = split.h;
+          limbs[2 * key + 1] = split.l;
+        }
+        genesisLimbs = exact ? limbs : null;
+      }
+      return genesisLimbs ?? undefined;
+    };
     const labels = this.labels.slice();
     const labelsByNode = new Map<number, AddressLabel[]>();
     for (const label of labels) {
@@ -270,9 +297,9 @@ export class SyntheticChainWriter {
       sourceOf: () => 0,
       nodeLabels: (node) => labelsByNode.get(node) ?? noLabels,
       balanceAt: (node, asset, block) => {
-        let balance = genesis.get(node * assetCount + asset) ?? 0n;
         // Before block 0 (block −1) only the genesis allocation counts: no event comes earlier.
-        if (block < 0) return balance;
+        if (block < 0) return genesisOf(node, asset);
+        let balance = genesis.get(node * assetCount + asset) ?? 0n;
         const end = firstIncidentAtOrAfter(graph, node, block + 1, Number.NEGATIVE_INFINITY);
         for (let i = incidence.incidentOffset[node]!; i < end; i++) {
           const e = incidence.incident[i]!;
@@ -283,6 +310,9 @@ export class SyntheticChainWriter {
           if (columns.from[e] === node && addresses[node] !== ZERO_ADDRESS) balance -= amount;
         }
         return balance;
+      },
+      get genesisLimbs() {
+        return genesisLimbsOf();
       },
     };
     const frozenFrom = new Map(this.frozenFrom);

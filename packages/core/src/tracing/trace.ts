@@ -247,6 +247,7 @@ function computeWithScratch(
     minValueOf,
     openingBalance: balanceAt ? (node, asset, block) => balanceAt(node, asset, block) : () => null,
     genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
+    genesisLimbs: balanceAt ? () => graph.genesisLimbs : undefined,
     signal: options.signal,
     lastBlock,
     tables: scratch.tables,

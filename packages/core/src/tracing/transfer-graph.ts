@@ -38,6 +38,12 @@ export interface TransferGraph {
   nodeLabels?: (node: number) => readonly AddressLabel[];
   /** Balance at the end of `block` when the graph holds the full history from genesis. */
   balanceAt?: (node: number, asset: number, block: number) => bigint;
+  /**
+   * The genesis allocations (`balanceAt` before block 0) as limb pairs h·2^48 + l at [2k, 2k + 1],
+   * k = node × assets.length + asset, for the sweep (see limb-ledger.ts); absent when the graph does not
+   * hold the history from genesis or an allocation is beyond the limbs' exact range.
+   */
+  readonly genesisLimbs?: Float64Array;
 }
 
 export const AMOUNT_OVERFLOW = 0xffff_ffff_ffff_ffffn;

@@ -6,9 +6,11 @@ import {
   generateSyntheticChain,
   type SyntheticChain,
   SyntheticChainProvider,
+  SyntheticChainWriter,
   type TraceRequest,
   traceOutflows,
 } from "../../src/index";
+import { limbsToBigint } from "../../src/tracing/limb-ledger";
 
 const TRACED_AT = "2026-07-05T12:00:00.000Z";
 
@@ -34,6 +36,48 @@ describe("synthetic chain generator", () => {
     }
     expect(graph.eventCount).toBeGreaterThan(5_000);
     expect(graph.amountLow.every((v) => v > 0n || v === AMOUNT_OVERFLOW)).toBe(true);
+  });
+
+  it("gives as the balance before block 0 the genesis allocation that every later balance starts from", () => {
+    const chain = generateSyntheticChain({ seed: 13, users: 150, events: 3_000 });
+    const { graph } = chain;
+    const assetCount = graph.assets.length;
+    const zero = graph.nodeOf("0x0000000000000000000000000000000000000000");
+    const moved = new Array<bigint>(graph.nodeCount * assetCount).fill(0n);
+    for (let e = 0; e < graph.eventCount; e++) {
+      const amount = graph.amountLow[e] === AMOUNT_OVERFLOW ? graph.amountHigh.get(e)! : graph.amountLow[e]!;
+      const a = graph.asset[e]!;
+      moved[graph.to[e]! * assetCount + a]! += amount;
+      if (graph.from[e] !== zero) moved[graph.from[e]! * assetCount + a]! -= amount;
+    }
+    const last = graph.block[graph.eventCount - 1]!;
+    const limbs = graph.genesisLimbs!;
+    expect(limbs.length).toBe(2 * graph.nodeCount * assetCount);
+    let allocated = 0;
+    for (let node = 0; node < graph.nodeCount; node++) {
+      for (let asset = 0; asset < assetCount; asset++) {
+        const genesis = graph.balanceAt!(node, asset, -1);
+        if (genesis > 0n) allocated++;
+        expect(genesis).toBe(graph.balanceAt!(node, asset, last) - moved[node * assetCount + asset]!);
+        const key = node * assetCount + asset;
+        expect(limbsToBigint(limbs[2 * key]!, limbs[2 * key + 1]!)).toBe(genesis);
+      }
+    }
+    expect(allocated).toBeGreaterThan(0);
+  });
+
+  it("gives no genesis limbs when an allocation is beyond the limbs' exact range", () => {
+    const assets = [{ kind: "native" as const, contract: null, decimals: 18, symbol: "ETH" }];
+    const build = (amount: bigint) => {
+      const writer = new SyntheticChainWriter("synthetic:limbs", assets, 12, 1_767_225_600);
+      const a = writer.node("0x00000000000000000000000000000000000000a1");
+      const b = writer.node("0x00000000000000000000000000000000000000b2");
+      writer.allocate(a, 0, amount);
+      writer.transfer(a, b, 0, 1n, 1);
+      return writer.finish("limbs").graph;
+    };
+    expect(build(2n ** 90n).genesisLimbs).toBeDefined();
+    expect(build(2n ** 120n).genesisLimbs).toBeUndefined();
   });
 
   it("numbers events in time order", () => {

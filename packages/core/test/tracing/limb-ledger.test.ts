@@ -1,0 +1,46 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { bigintToLimbs, limbsToBigint } from "../../src/tracing/limb-ledger";
+
+const LIMB = 2n ** 48n;
+/** The largest high limb the sweep keeps exact: |h| ≤ 2^51. */
+const LIMIT = 2n ** 51n;
+
+/** Values at the edges of each conversion path: 2^48 (a limb), 2^53 (a safe integer), 2^63 and 2^64 (a 64-bit word). */
+const edges = [0n, 1n, 2n ** 48n, 2n ** 53n, 2n ** 63n, 2n ** 64n, 2n ** 70n, LIMIT * LIMB].flatMap((v) => [
+  v - 1n,
+  v,
+  v + 1n,
+]);
+
+function expectExactSplit(value: bigint): void {
+  const out = { h: Number.NaN, l: Number.NaN };
+  expect(bigintToLimbs(value, out)).toBe(true);
+  // floor division and a remainder in [0, 2^48), also below zero
+  expect(BigInt(out.h)).toBe(value >> 48n);
+  expect(BigInt(out.l)).toBe(value - (value >> 48n) * LIMB);
+  expect(limbsToBigint(out.h, out.l)).toBe(value);
+}
+
+describe("limbs: a value as h·2^48 + l in two doubles", () => {
+  it("splits and joins exactly at the edges of every conversion path", () => {
+    for (const value of edges) {
+      expectExactSplit(value);
+      if (value > 0n && value <= LIMIT * LIMB) expectExactSplit(-value);
+    }
+  });
+
+  it("splits and joins any value within the exact range", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -LIMIT * LIMB, max: LIMIT * LIMB + LIMB - 1n }), (value) => expectExactSplit(value)),
+    );
+    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n + 5n }), (value) => expectExactSplit(value)));
+  });
+
+  it("refuses a value beyond the exact range instead of rounding it", () => {
+    const out = { h: 0, l: 0 };
+    expect(bigintToLimbs((LIMIT + 1n) * LIMB, out)).toBe(false);
+    expect(bigintToLimbs(-(LIMIT + 1n) * LIMB, out)).toBe(false);
+    expect(bigintToLimbs(2n ** 256n - 1n, out)).toBe(false);
+  });
+});
