@@ -187,8 +187,9 @@ export function timeIndexOf(graph: TransferGraph): TimeIndex {
     outAsset[at] = asset[e]!;
     const hi = words[2 * e + AMOUNT_HI_WORD]!;
     const lo = words[2 * e + AMOUNT_LO_WORD]!;
+    // Both words all ones is the overflow sentinel (read as words: a BigUint64Array read makes a bigint).
     outBits[at] =
-      graph.amountLow[e] === AMOUNT_OVERFLOW
+      hi === 0xffff_ffff && lo === 0xffff_ffff
         ? AMOUNT_OVERFLOW_BITS
         : hi !== 0
           ? 64 - Math.clz32(hi)

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  AMOUNT_OVERFLOW,
+  amountOf,
   DiscoveryState,
   encodeSub,
   type FetchRequest,
@@ -117,6 +119,32 @@ async function discoverByFetching(
   return { rounds, state: snapshot(state, graph.nodeCount) };
 }
 
+const network = "synthetic:ranks";
+const asset = { kind: "native" as const, contract: null, decimals: 18, symbol: "ETH" };
+const source = {
+  provider: "test",
+  method: "test",
+  request_hash: "0",
+  block_range: null,
+  fetched_at: "2026-01-01T00:00:00.000Z",
+  finalized: true,
+  uri: null,
+};
+const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
+const transfer = (hash: number, from: number, to: number, block: number, txIndex: number, amount = 10n): Transfer => ({
+  network,
+  tx_hash: `0x${hash.toString(16).padStart(64, "0")}`,
+  event_index: -1,
+  block: BigInt(block),
+  block_time: 1_767_225_600 + block * 12,
+  tx_index: txIndex,
+  from: a(from),
+  to: a(to),
+  asset,
+  amount,
+  source_ref: source,
+});
+
 describe("discovery by time rank", () => {
   it("asks for the same fetches and ends in the same state as the previous engine over fetched snapshots", async () => {
     let cases = 0;
@@ -151,32 +179,17 @@ describe("discovery by time rank", () => {
     expect(fetchRounds).toBeGreaterThan(3 * cases);
   }, 60_000);
 
+  it("keeps each outflow's amount bit length beside it, overflowing amounts above every 64-bit one", () => {
+    const amounts = [0n, 1n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 64n - 2n, AMOUNT_OVERFLOW, 2n ** 70n];
+    const builder = new TransferGraphBuilder(network);
+    amounts.forEach((amount, i) => builder.addTransfer(transfer(i + 1, 1, 2, i + 1, 0, amount)));
+    const graph = builder.build();
+    const index = timeIndexOf(graph);
+    const bits = [...index.outEvent].map((e, i) => [amountOf(graph, e), index.outBits[i]]);
+    expect(bits).toEqual(amounts.map((amount, i) => [amount, [0, 1, 32, 33, 64, 65, 65][i]]));
+  });
+
   it("treats events at the same (block, sub) as one moment, as the (block, sub) comparison did", () => {
-    const network = "synthetic:ranks";
-    const asset = { kind: "native" as const, contract: null, decimals: 18, symbol: "ETH" };
-    const source = {
-      provider: "test",
-      method: "test",
-      request_hash: "0",
-      block_range: null,
-      fetched_at: "2026-01-01T00:00:00.000Z",
-      finalized: true,
-      uri: null,
-    };
-    const a = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
-    const transfer = (hash: number, from: number, to: number, block: number, txIndex: number): Transfer => ({
-      network,
-      tx_hash: `0x${hash.toString(16).padStart(64, "0")}`,
-      event_index: -1,
-      block: BigInt(block),
-      block_time: 1_767_225_600 + block * 12,
-      tx_index: txIndex,
-      from: a(from),
-      to: a(to),
-      asset,
-      amount: 10n,
-      source_ref: source,
-    });
     const builder = new TransferGraphBuilder(network);
     // Node 1 receives at (block 5, tx 0) from two senders in two transactions that claim the same
     // position; its outflow in that same position must not be followed, the one at tx 1 must. Node 3
