@@ -182,7 +182,7 @@ describe("discovery by time rank", () => {
   it("keeps each outflow's amount bit length beside it, overflowing amounts above every 64-bit one", () => {
     const amounts = [0n, 1n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 64n - 2n, AMOUNT_OVERFLOW, 2n ** 70n];
     const builder = new TransferGraphBuilder(network);
-    amounts.forEach((amount, i) => builder.addTransfer(transfer(i + 1, 1, 2, i + 1, 0, amount)));
+    for (const [i, amount] of amounts.entries()) builder.addTransfer(transfer(i + 1, 1, 2, i + 1, 0, amount));
     const graph = builder.build();
     const index = timeIndexOf(graph);
     const bits = [...index.outEvent].map((e, i) => [amountOf(graph, e), index.outBits[i]]);
