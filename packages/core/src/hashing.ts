@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalize } from "./canonical-json";
 
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  // The one-shot hash avoids a Hash object per call (a trace result hashes tens of thousands of ids).
+  return hash("sha256", data, "hex");
 }
 
 /** sha256 over the RFC 8785 canonical form of a value. */

@@ -5,10 +5,12 @@ import {
   AMOUNT_OVERFLOW,
   amountOf,
   amountWords,
+  bitLength,
   firstIncidentFromBlock,
-  firstOutEdgeFrom,
+  firstOutEdgeFromRank,
   type TransferGraph,
   timeIndexOf,
+  timeRankOf,
 } from "./transfer-graph";
 import type { AddressLabel } from "./types";
 
@@ -67,6 +69,14 @@ export class DiscoveryState {
   admittedFrom = new Float64Array(0);
   flags = new Uint8Array(0);
   queuedAt = new Uint8Array(0);
+  /**
+   * `arrival` and `scan` (block, sub) as time ranks of `rankGraph` (see `timeRankOf`), so the hot loop
+   * compares one number instead of two per side. Valid only for `rankGraph`: a new graph snapshot (or a
+   * subject added since) makes `runDiscovery` recompute them from the (block, sub) pairs.
+   */
+  arrivalRank = new Float64Array(0);
+  scanRank = new Float64Array(0);
+  rankGraph: TransferGraph | null = null;
   readonly labelOf = new Map<number, AddressLabel>();
   expansions = 0;
   edgesAdmitted = 0;
@@ -101,7 +111,10 @@ export class DiscoveryState {
       this.scanSub[node] = Number.POSITIVE_INFINITY;
       this.loadedFrom[node] = Number.POSITIVE_INFINITY;
       this.admittedFrom[node] = Number.POSITIVE_INFINITY;
+      this.arrivalRank[node] = Number.POSITIVE_INFINITY;
+      this.scanRank[node] = Number.POSITIVE_INFINITY;
     }
+    this.rankGraph = null;
     this.touched.length = 0;
     this.expanded.length = 0;
     this.labelOf.clear();
@@ -137,6 +150,8 @@ export class DiscoveryState {
     this.scanSub = grow64(this.scanSub, Number.POSITIVE_INFINITY);
     this.loadedFrom = grow64(this.loadedFrom, Number.POSITIVE_INFINITY);
     this.admittedFrom = grow64(this.admittedFrom, Number.POSITIVE_INFINITY);
+    this.arrivalRank = grow64(this.arrivalRank, Number.POSITIVE_INFINITY);
+    this.scanRank = grow64(this.scanRank, Number.POSITIVE_INFINITY);
     this.capacity = size;
   }
 
@@ -149,6 +164,7 @@ export class DiscoveryState {
     if (incidentBlock < this.arrivalBlock[node]!) {
       this.arrivalBlock[node] = incidentBlock;
       this.arrivalSub[node] = -1;
+      this.rankGraph = null;
     }
     this.push(node, 0);
   }
@@ -157,6 +173,16 @@ export class DiscoveryState {
     if (this.queuedAt[node] === level + 1) return;
     this.queuedAt[node] = level + 1;
     this.queues[level]!.push(node);
+  }
+
+  /** Recomputes the time ranks of every touched address for `graph` (see `arrivalRank`). */
+  rankFor(graph: TransferGraph): void {
+    if (this.rankGraph === graph) return;
+    for (const node of this.touched) {
+      this.arrivalRank[node] = timeRankOf(graph, this.arrivalBlock[node]!, this.arrivalSub[node]!);
+      this.scanRank[node] = timeRankOf(graph, this.scanBlock[node]!, this.scanSub[node]!);
+    }
+    this.rankGraph = graph;
   }
 
   /** Addresses whose events the sweep reads: subjects and expanded intermediaries. */
@@ -186,17 +212,25 @@ export function runDiscovery(
   labelsOf: (node: number) => readonly AddressLabel[],
 ): FetchRequest[] {
   state.ensureCapacity(graph.nodeCount);
+  state.rankFor(graph);
   const maxHops = limits.maxHops;
-  const { to, block, sub, time, asset, incidentOffset } = graph;
+  const { block, sub, time, incidentOffset } = graph;
   const index = timeIndexOf(graph);
-  const { outOffset, outEvent } = index;
+  const { outOffset, outEvent, outTo, outRank, outAsset, outBits } = index;
   const windowIsWholeGraph = graph.eventCount === 0 || limits.lastBlock >= graph.block[graph.eventCount - 1]!;
-  const { minHop, arrivalBlock, arrivalSub, arrivalTime, flags } = state;
+  // Outflows from this rank on are after the window.
+  const windowEndRank = windowIsWholeGraph
+    ? Number.POSITIVE_INFINITY
+    : timeRankOf(graph, limits.lastBlock + 1, Number.NEGATIVE_INFINITY);
+  const { minHop, arrivalBlock, arrivalSub, arrivalTime, arrivalRank, flags } = state;
   let ticks = 0;
-  // Minimum values per asset as 32-bit words, so the scan compares amounts without a bigint per event.
-  // A minimum at or above the overflow sentinel is compared exactly (`minExact`).
+  // Minimum values per asset by bit length, then as 32-bit words, so the scan compares amounts without a
+  // bigint per event: an outflow whose amount is shorter than the minimum is below it, a longer one is
+  // not, and only equal lengths compare the words. A minimum at or above the overflow sentinel is
+  // compared exactly (`minExact`).
   const words = amountWords(graph);
   const assetCount = graph.assets.length;
+  const minBits = new Uint8Array(assetCount);
   const minHi = new Float64Array(assetCount);
   const minLo = new Float64Array(assetCount);
   const minExact = new Uint8Array(assetCount);
@@ -204,26 +238,33 @@ export function runDiscovery(
     const min = limits.minValueOf(a);
     if (min >= AMOUNT_OVERFLOW) minExact[a] = 1;
     else if (min > 0n) {
+      minBits[a] = bitLength(min);
       minHi[a] = Number(min >> 32n);
       minLo[a] = Number(min & 0xffff_ffffn);
     }
   }
-  const belowMin = (e: number): boolean => {
-    const a = asset[e]!;
-    if (a >= assetCount || minExact[a] === 1) return amountOf(graph, e) < limits.minValueOf(a);
+  /** Whether out-edge i carries less than its asset's minimum. */
+  const belowMin = (i: number): boolean => {
+    const a = outAsset[i]!;
+    if (a >= assetCount || minExact[a] === 1) return amountOf(graph, outEvent[i]!) < limits.minValueOf(a);
+    const bits = outBits[i]!;
+    const mb = minBits[a]!;
+    if (bits !== mb) return bits < mb;
+    const e = outEvent[i]!;
     const hi = words[2 * e + AMOUNT_HI_WORD]!;
     const mh = minHi[a]!;
     return hi !== mh ? hi < mh : words[2 * e + AMOUNT_LO_WORD]! < minLo[a]!;
   };
 
-  const relax = (v: number, hop: number, e: number, level: number): void => {
+  /** Funds reach v over out-edge i, at `hop` hops. */
+  const relax = (v: number, hop: number, i: number, level: number): void => {
     if ((flags[v]! & NODE_SUBJECT) !== 0) return;
     let changed = false;
     if (minHop[v] === UNREACHED) {
       state.touched.push(v);
       const labels = labelsOf(v);
       // Most addresses carry no label: skip the filter-and-sort that would find none.
-      const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[e]!);
+      const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[outEvent[i]!]!);
       if (label) {
         state.labelOf.set(v, label);
         if (isTerminalCategory(label.category)) flags[v]! |= NODE_TERMINAL;
@@ -233,11 +274,12 @@ export function runDiscovery(
       minHop[v] = hop;
       changed = true;
     }
-    const b = block[e]!;
-    const s = sub[e]!;
-    if (b < arrivalBlock[v]! || (b === arrivalBlock[v]! && s < arrivalSub[v]!)) {
-      arrivalBlock[v] = b;
-      arrivalSub[v] = s;
+    const rank = outRank[i]!;
+    if (rank < arrivalRank[v]!) {
+      const e = outEvent[i]!;
+      arrivalRank[v] = rank;
+      arrivalBlock[v] = block[e]!;
+      arrivalSub[v] = sub[e]!;
       arrivalTime[v] = time[e]!;
       changed = true;
     }
@@ -314,25 +356,26 @@ export function runDiscovery(
       }
 
       const hop = minHop[u]!;
+      const openRank = arrivalRank[u]!;
       // Outflows after the arrival, up to where the last scan at this hop began (it covered the rest).
-      const scanStart = firstOutEdgeFrom(graph, index, u, openBlock, arrivalSub[u]!, true);
+      const scanStart = firstOutEdgeFromRank(index, u, openRank, true);
       const scanEnd =
-        state.scannedHop[u] !== hop || state.scanBlock[u]! === Number.POSITIVE_INFINITY
+        state.scannedHop[u] !== hop || state.scanRank[u]! === Number.POSITIVE_INFINITY
           ? windowIsWholeGraph
             ? outOffset[u + 1]!
-            : firstOutEdgeFrom(graph, index, u, limits.lastBlock + 1, Number.NEGATIVE_INFINITY, false)
-          : firstOutEdgeFrom(graph, index, u, state.scanBlock[u]!, state.scanSub[u]!, false);
+            : firstOutEdgeFromRank(index, u, windowEndRank, false)
+          : firstOutEdgeFromRank(index, u, state.scanRank[u]!, false);
       const nextHop = hop + 1;
       for (let i = scanStart; i < scanEnd; i++) {
-        const e = outEvent[i]!;
-        const v = to[e]!;
+        const v = outTo[i]!;
         if (v === u) continue;
-        if (belowMin(e)) continue;
-        relax(v, nextHop, e, level);
+        if (belowMin(i)) continue;
+        relax(v, nextHop, i, level);
       }
       state.scannedHop[u] = hop;
       state.scanBlock[u] = openBlock;
       state.scanSub[u] = arrivalSub[u]!;
+      state.scanRank[u] = openRank;
     }
     if (pending.length > 0) {
       for (const request of pending) state.push(request.node, level);

@@ -273,6 +273,21 @@ function isoFromUnix(seconds: number): string {
   return new Date(seconds * 1000).toISOString();
 }
 
+/** Indices of `events` in ascending event order, equal events in index order. */
+function timeOrderOf(events: readonly number[]): number[] {
+  const count = events.length;
+  // One number per edge (event · count + index) sorts without a comparator when it stays exact.
+  if (count > 0 && (2 ** 32) * count <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(count);
+    for (let i = 0; i < count; i++) keys[i] = events[i]! * count + i;
+    keys.sort();
+    const order = new Array<number>(count);
+    for (let k = 0; k < count; k++) order[k] = keys[k]! % count;
+    return order;
+  }
+  return events.map((_, i) => i).sort((a, b) => events[a]! - events[b]! || a - b);
+}
+
 async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   for (let start = 0; start < items.length; start += size) {
@@ -375,7 +390,8 @@ export async function assembleTraceResult(
   }
 
   const assetInfo = graph.assets;
-  const keyOf = (asset: number) => assetKey(assetInfo[asset]!);
+  const assetKeys = assetInfo.map((info) => assetKey(info));
+  const keyOf = (asset: number) => assetKeys[asset]!;
   const amountIn = (asset: number, units: bigint): AssetAmount => ({
     asset: keyOf(asset),
     symbol: assetInfo[asset]!.symbol,
@@ -383,33 +399,56 @@ export async function assembleTraceResult(
   });
 
   // Edges, in time order (graph event ids are time-ordered).
-  const edgeOrder = sweep.edgeEvent.map((_, i) => i).sort((a, b) => sweep.edgeEvent[a]! - sweep.edgeEvent[b]! || a - b);
+  const edgeOrder = timeOrderOf(sweep.edgeEvent);
   const edgeIdOf = new Array<string>(sweep.edgeEvent.length);
   const edges: TraceEdge[] = [];
   const edgeFinal = new Array<boolean>(sweep.edgeEvent.length);
+  // Edges come in time order, so neighbours often share a block: its texts are made once per run of them.
+  let textBlock = -1;
+  let blockText = "";
+  let textTime = -1;
+  let timeText = "";
   for (const i of edgeOrder) {
     const e = sweep.edgeEvent[i]!;
     const { tx_index, event_index } = decodeSub(graph.sub[e]!);
     const txHash = graph.txHashOf(e);
     const sourceIndex = graph.sourceOf(e);
+    const b = graph.block[e]!;
+    if (b !== textBlock) {
+      textBlock = b;
+      blockText = String(b);
+    }
+    const t = graph.time[e]!;
+    if (t !== textTime) {
+      textTime = t;
+      timeText = isoFromUnix(t);
+    }
     // An event is final once its block is at or below the finalized block, whatever range the request covered.
-    const finalized = graph.block[e]! <= computation.finalizedBlock;
+    const finalized = b <= computation.finalizedBlock;
     const edgeId = `${txHash}:${event_index}`;
     edgeIdOf[i] = edgeId;
     edgeFinal[i] = finalized;
-    const asset = assetInfo[graph.asset[e]!]!;
+    const a = graph.asset[e]!;
+    const asset = assetInfo[a]!;
+    const units = amountOf(graph, e);
+    const taintUnits = sweep.edgeTaint[i]!;
+    const amount = toResultAmount(units, asset);
     edges.push({
       edge_id: edgeId,
       tx_hash: txHash,
       event_index,
       tx_index,
-      block: String(graph.block[e]!),
-      block_time: isoFromUnix(graph.time[e]!),
+      block: blockText,
+      block_time: timeText,
       from: graph.addressOf(graph.from[e]!),
       to: graph.addressOf(graph.to[e]!),
-      asset: assetKey(asset),
-      amount: toResultAmount(amountOf(graph, e), asset),
-      tainted: toResultAmount(sweep.edgeTaint[i]!, asset),
+      asset: keyOf(a),
+      amount,
+      // Most edges are wholly tainted: the same texts, in an object of its own.
+      tainted:
+        taintUnits === units
+          ? { base_units: amount.base_units, amount: amount.amount }
+          : toResultAmount(taintUnits, asset),
       hop: sweep.edgeHop[i]!,
       finalized,
       source_refs: [usedGraphSource(sourceIndex)],
@@ -417,44 +456,69 @@ export async function assembleTraceResult(
   }
 
   // Flows: edges grouped by (from, to, asset).
-  const flowMap = new Map<string, { flow: TraceFlow; amount: bigint; tainted: bigint; asset: number }>();
-  for (const i of edgeOrder) {
+  // Keyed by a number when (from, to, asset) fits in one exactly, else by text.
+  const flowKeyIsNumber = graph.nodeCount * graph.nodeCount * Math.max(1, assetInfo.length) <= Number.MAX_SAFE_INTEGER;
+  const flowMap = new Map<
+    number | string,
+    {
+      from: number;
+      to: number;
+      asset: number;
+      edgeCount: number;
+      firstBlock: number;
+      lastBlock: number;
+      hop: number;
+      edgeIds: string[];
+      amount: bigint;
+      tainted: bigint;
+    }
+  >();
+  for (let k = 0; k < edgeOrder.length; k++) {
+    const i = edgeOrder[k]!;
     const e = sweep.edgeEvent[i]!;
     const a = graph.asset[e]!;
-    const key = `${graph.from[e]}|${graph.to[e]}|${a}`;
+    const from = graph.from[e]!;
+    const to = graph.to[e]!;
+    const key = flowKeyIsNumber ? (from * graph.nodeCount + to) * assetInfo.length + a : `${from}|${to}|${a}`;
     let entry = flowMap.get(key);
     if (!entry) {
       entry = {
-        flow: {
-          from: graph.addressOf(graph.from[e]!),
-          to: graph.addressOf(graph.to[e]!),
-          asset: keyOf(a),
-          edge_count: 0,
-          amount: { base_units: "0", amount: null },
-          tainted: { base_units: "0", amount: null },
-          first_block: String(graph.block[e]!),
-          last_block: String(graph.block[e]!),
-          hop: sweep.edgeHop[i]!,
-          edge_ids: [],
-        },
+        from,
+        to,
+        asset: a,
+        edgeCount: 0,
+        firstBlock: graph.block[e]!,
+        lastBlock: graph.block[e]!,
+        hop: sweep.edgeHop[i]!,
+        edgeIds: [],
         amount: 0n,
         tainted: 0n,
-        asset: a,
       };
       flowMap.set(key, entry);
     }
-    entry.flow.edge_count++;
+    entry.edgeCount++;
     entry.amount += amountOf(graph, e);
     entry.tainted += sweep.edgeTaint[i]!;
-    entry.flow.last_block = String(graph.block[e]!);
-    entry.flow.hop = Math.min(entry.flow.hop, sweep.edgeHop[i]!);
-    entry.flow.edge_ids.push(edgeIdOf[i]!);
+    entry.lastBlock = graph.block[e]!;
+    entry.hop = Math.min(entry.hop, sweep.edgeHop[i]!);
+    entry.edgeIds.push(edgeIdOf[i]!);
   }
-  const flows = [...flowMap.values()].map(({ flow, amount, tainted, asset }) => ({
-    ...flow,
-    amount: toResultAmount(amount, assetInfo[asset]!),
-    tainted: toResultAmount(tainted, assetInfo[asset]!),
-  }));
+  const flows: TraceFlow[] = [];
+  for (const entry of flowMap.values()) {
+    const info = assetInfo[entry.asset]!;
+    flows.push({
+      from: graph.addressOf(entry.from),
+      to: graph.addressOf(entry.to),
+      asset: keyOf(entry.asset),
+      edge_count: entry.edgeCount,
+      amount: toResultAmount(entry.amount, info),
+      tainted: toResultAmount(entry.tainted, info),
+      first_block: String(entry.firstBlock),
+      last_block: String(entry.lastBlock),
+      hop: entry.hop,
+      edge_ids: entry.edgeIds,
+    });
+  }
   flows.sort(
     (a, b) => a.hop - b.hop || compareText(a.from, b.from) || compareText(a.to, b.to) || compareText(a.asset, b.asset),
   );
@@ -481,30 +545,37 @@ export async function assembleTraceResult(
 
   // Per-node received and retained amounts.
   const assetCount = Math.max(1, assetInfo.length);
+  const receivedSums = new Array<bigint | undefined>(assetCount);
   const receivedOf = (node: number): AssetAmount[] => {
     const out: AssetAmount[] = [];
-    const totals = new Map<number, bigint>();
+    receivedSums.fill(undefined);
     for (const i of edgesInto.get(node) ?? []) {
       const a = graph.asset[sweep.edgeEvent[i]!]!;
-      totals.set(a, (totals.get(a) ?? 0n) + sweep.edgeTaint[i]!);
+      receivedSums[a] = (receivedSums[a] ?? 0n) + sweep.edgeTaint[i]!;
     }
-    for (const [a, units] of totals) out.push(amountIn(a, units));
+    for (let a = 0; a < assetCount; a++) {
+      const units = receivedSums[a];
+      if (units !== undefined) out.push(amountIn(a, units));
+    }
     return byAsset(out);
   };
-  const entriesOf = new Map<number, Array<[number, number]>>();
-  for (let id = 0; id < sweep.entryNode.length; id++) {
-    const node = sweep.entryNode[id]!;
-    const a = sweep.entryAsset[id]!;
-    const list = entriesOf.get(node);
-    if (list) list.push([a, id]);
-    else entriesOf.set(node, [[a, id]]);
-  }
-  for (const list of entriesOf.values()) list.sort((x, y) => compareText(keyOf(x[0]), keyOf(y[0])));
+  // Ledger entries of a wallet as [asset, entry id] by asset key (each (address, asset) has at most one).
+  const assetsByKey = assetInfo.map((_, a) => a).sort((x, y) => compareText(keyOf(x), keyOf(y)));
+  const entriesOf = (node: number): Array<[number, number]> => {
+    const entries: Array<[number, number]> = [];
+    for (const a of assetsByKey) {
+      const id = sweep.entryOf(node, a);
+      if (id !== undefined) entries.push([a, id]);
+    }
+    return entries;
+  };
 
   // Exchange hypotheses and which addresses are deposit addresses.
   const depositOf = new Map<number, string>();
   type Draft = Omit<ExchangeHypothesis, "hypothesis_id"> & { node: number };
   const drafts: Draft[] = [];
+  /** Deposit addresses that already have a deposit_address_sweep draft. */
+  const sweepDrafted = new Set<number>();
   const terminals: TraceTerminal[] = [];
   // Addresses taint reached (hopNow set: the subjects and every edge's receiver), in node order.
   const reachedNodes: number[] = [];
@@ -597,8 +668,8 @@ export async function assembleTraceResult(
         continue;
       }
       depositOf.set(sender, label!.entity);
-      const existing = drafts.find((d) => d.node === sender && d.basis === "deposit_address_sweep");
-      if (existing) continue;
+      if (sweepDrafted.has(sender)) continue;
+      sweepDrafted.add(sender);
       const path = pathTo(sender);
       const sweepEdgeIds = evidence.sweep_events.map((e) => {
         const { event_index } = decodeSub(graph.sub[e]!);
@@ -715,7 +786,7 @@ export async function assembleTraceResult(
           : state.minHop[node]! >= maxHops && (f & NODE_SKIPPED) === 0
             ? "frontier"
             : "unexplored";
-    const entries = entriesOf.get(node) ?? [];
+    const entries = entriesOf(node);
     const retainedList: Array<[number, bigint]> = entries
       .map(([a, id]): [number, bigint] => [a, ledger.taintHeld(id)])
       .filter(([, units]) => units > 0n);

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { canonicalize } from "../canonical-json";
 import { hashCanonical } from "../hashing";
 import { assetKey, normalizeAddress } from "./amounts";
@@ -293,7 +293,7 @@ export class SyntheticChainWriter {
       addressOf: (node) => addresses[node]!,
       nodeOf: (address) => nodeIds.get(normalizeAddress(network, address)),
       txHashOf: (event) =>
-        txHashes.get(event) ?? `0x${createHash("sha256").update(`${network}|${seed}|${event}`).digest("hex")}`,
+        txHashes.get(event) ?? `0x${hash("sha256", `${network}|${seed}|${event}`, "hex")}`,
       sourceOf: () => 0,
       nodeLabels: (node) => labelsByNode.get(node) ?? noLabels,
       balanceAt: (node, asset, block) => {

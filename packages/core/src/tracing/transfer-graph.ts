@@ -136,17 +136,33 @@ export function firstIncidentAtOrAfter(graph: TransferGraph, node: number, block
 
 /**
  * Search aids for the engine's hot loops, built once per graph on first use and kept with it:
+ * - the block of every entry of the incidence lists beside it (`incidentBlock`), so a binary search
+ *   by block reads one contiguous array instead of an event id and then that event's block;
  * - each node's outgoing events in time order (`outEvent[outOffset[n] .. outOffset[n+1])`), the sending
- *   half of the incidence lists, so an expansion reads its outflows without stepping over its inflows;
- * - the block of every entry of both lists beside it (`incidentBlock`, `outBlock`), so a binary search
- *   by time reads one contiguous array instead of an event id and then that event's block (two cache
- *   misses a step on a large graph).
+ *   half of the incidence lists, with the columns discovery reads per outflow copied beside them in the
+ *   same order (`outTo`, `outRank`, `outAsset`, `outBits`): an expansion then reads its outflows
+ *   sequentially instead of taking a cache miss per column per event on a large graph.
+ *
+ * `outRank` is the event's time rank: the index of the first event with the same (block, sub). Events
+ * are numbered in time order, so comparing ranks compares (block, sub), ties included.
  */
 export interface TimeIndex {
   readonly incidentBlock: Uint32Array;
   readonly outOffset: Uint32Array;
   readonly outEvent: Uint32Array;
-  readonly outBlock: Uint32Array;
+  readonly outTo: Uint32Array;
+  readonly outRank: Uint32Array;
+  readonly outAsset: Uint16Array;
+  /** Bit length of the amount (0 for zero); AMOUNT_OVERFLOW_BITS for amounts held in `amountHigh`. */
+  readonly outBits: Uint8Array;
+}
+
+/** `TimeIndex.outBits` of an amount at or above AMOUNT_OVERFLOW: above the bit length of any smaller amount. */
+export const AMOUNT_OVERFLOW_BITS = 65;
+
+/** Bit length of a non-negative bigint (0 for 0). */
+export function bitLength(value: bigint): number {
+  return value === 0n ? 0 : value.toString(2).length;
 }
 
 const timeIndexCache = new WeakMap<TransferGraph, TimeIndex>();
@@ -154,7 +170,7 @@ const timeIndexCache = new WeakMap<TransferGraph, TimeIndex>();
 export function timeIndexOf(graph: TransferGraph): TimeIndex {
   const known = timeIndexCache.get(graph);
   if (known) return known;
-  const { nodeCount, eventCount, from, block, incident } = graph;
+  const { nodeCount, eventCount, from, to, block, sub, asset, incident } = graph;
   const incidentBlock = new Uint32Array(incident.length);
   for (let i = 0; i < incident.length; i++) incidentBlock[i] = block[incident[i]!]!;
   const outOffset = new Uint32Array(nodeCount + 1);
@@ -162,13 +178,30 @@ export function timeIndexOf(graph: TransferGraph): TimeIndex {
   for (let n = 0; n < nodeCount; n++) outOffset[n + 1]! += outOffset[n]!;
   const cursor = outOffset.slice(0, nodeCount);
   const outEvent = new Uint32Array(eventCount);
-  const outBlock = new Uint32Array(eventCount);
+  const outTo = new Uint32Array(eventCount);
+  const outRank = new Uint32Array(eventCount);
+  const outAsset = new Uint16Array(eventCount);
+  const outBits = new Uint8Array(eventCount);
+  const words = amountWords(graph);
+  let rank = 0;
   for (let e = 0; e < eventCount; e++) {
+    if (e === 0 || block[e]! !== block[e - 1]! || sub[e]! !== sub[e - 1]!) rank = e;
     const at = cursor[from[e]!]!++;
     outEvent[at] = e;
-    outBlock[at] = block[e]!;
+    outTo[at] = to[e]!;
+    outRank[at] = rank;
+    outAsset[at] = asset[e]!;
+    const hi = words[2 * e + AMOUNT_HI_WORD]!;
+    const lo = words[2 * e + AMOUNT_LO_WORD]!;
+    // Both words all ones is the overflow sentinel (read as words: a BigUint64Array read makes a bigint).
+    outBits[at] =
+      hi === 0xffff_ffff && lo === 0xffff_ffff
+        ? AMOUNT_OVERFLOW_BITS
+        : hi !== 0
+          ? 64 - Math.clz32(hi)
+          : 32 - Math.clz32(lo);
   }
-  const built = { incidentBlock, outOffset, outEvent, outBlock };
+  const built = { incidentBlock, outOffset, outEvent, outTo, outRank, outAsset, outBits };
   timeIndexCache.set(graph, built);
   return built;
 }
@@ -187,28 +220,42 @@ export function firstIncidentFromBlock(graph: TransferGraph, index: TimeIndex, n
 }
 
 /**
- * First index in node's out-edge list whose event is at or after (block, sub), or strictly after it
- * when `strict`. Binary search.
+ * The time rank of a moment (block, sub) in this graph: the rank of the events at exactly that moment
+ * when there are any, else half a step before the first event after it. An event is after the moment
+ * exactly when its rank is greater, and before it exactly when its rank is smaller. (block, sub) may be
+ * any numbers, e.g. sub −1 for the start of a block, and Infinity stays Infinity.
  */
-export function firstOutEdgeFrom(
-  graph: TransferGraph,
-  index: TimeIndex,
-  node: number,
-  block: number,
-  sub: number,
-  strict: boolean,
-): number {
-  const blocks = index.outBlock;
-  let lo = index.outOffset[node]!;
-  let hi = index.outOffset[node + 1]!;
+export function timeRankOf(graph: TransferGraph, block: number, sub: number): number {
+  if (block === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  let lo = 0;
+  let hi = graph.eventCount;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const b = blocks[mid]!;
-    if (b < block) lo = mid + 1;
-    else if (b > block) hi = mid;
-    else {
-      const s = graph.sub[index.outEvent[mid]!]!;
-      if (strict ? s <= sub : s < sub) lo = mid + 1;
+    const b = graph.block[mid]!;
+    if (b < block || (b === block && graph.sub[mid]! < sub)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < graph.eventCount && graph.block[lo] === block && graph.sub[lo] === sub ? lo : lo - 0.5;
+}
+
+/**
+ * First index in node's out-edge list whose event's time rank is at or after `rank`, or strictly after
+ * it when `strict`. Binary search.
+ */
+export function firstOutEdgeFromRank(index: TimeIndex, node: number, rank: number, strict: boolean): number {
+  const ranks = index.outRank;
+  let lo = index.outOffset[node]!;
+  let hi = index.outOffset[node + 1]!;
+  if (strict) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ranks[mid]! <= rank) lo = mid + 1;
+      else hi = mid;
+    }
+  } else {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ranks[mid]! < rank) lo = mid + 1;
       else hi = mid;
     }
   }

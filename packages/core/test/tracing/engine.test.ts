@@ -157,6 +157,36 @@ describe("fan-out and fan-in", () => {
   });
 });
 
+describe("a deposit address sweeping to two wallets of one exchange", () => {
+  const chain = chainOf(
+    [
+      [1, 2, 100, 2],
+      [1, 3, 100, 2],
+      [2, 5, 100, 3],
+      [3, 5, 100, 3],
+      [5, 6, 120, 4],
+      [5, 7, 80, 4],
+    ],
+    {
+      genesis: [[1, 200]],
+      labels: [label(addr(6), "Exchange Z", "exchange"), label(addr(7), "Exchange Z", "exchange")],
+    },
+  );
+
+  it("names the deposit address once, though both exchange wallets received from it", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 1]] });
+    expect(result.terminals.map((t) => [t.address, t.received[0]!.base_units])).toEqual([
+      [addr(6), "120"],
+      [addr(7), "80"],
+    ]);
+    expect(walletList(result)).toContainEqual([5, "exchange_deposit", 2]);
+    expect(result.exchange_hypotheses.map((h) => [h.exchange, h.wallet, h.basis])).toEqual([
+      ["Exchange Z", addr(5), "deposit_address_sweep"],
+    ]);
+    expect(result.exchange_hypotheses[0]!.sweep?.swept_to).toEqual([addr(6), addr(7)]);
+  });
+});
+
 describe("value thresholds", () => {
   it("does not follow dust below the minimum and reports how much was dropped", async () => {
     const chain = chainOf(
