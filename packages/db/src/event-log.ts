@@ -129,7 +129,7 @@ export function toChainEvent(row: typeof events.$inferSelect): ChainEvent {
 /**
  * An event as a raw query reads it so that nothing is reinterpreted before hashing: `created` formatted
  * by PostgreSQL (`to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`), `data` and
- * `sequence` as text.
+ * `sequence` as text. CHAIN_EVENT_TEXT_COLUMNS is its select list over `events`.
  */
 export interface ChainEventTextRow {
   id: string;
@@ -144,6 +144,14 @@ export interface ChainEventTextRow {
   hash: string;
   signature: string;
 }
+
+/**
+ * The select list of a ChainEventTextRow from `events`, for raw readers (drizzle's `sql.raw`, postgres.js's
+ * `sql.unsafe`). Its `sequence` is a text alias: order and compare by the table's qualified column.
+ */
+export const CHAIN_EVENT_TEXT_COLUMNS =
+  `id, type, to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created, livemode, ` +
+  "api_version, data::text as data, audit_ref, sequence::text as sequence, prev_hash, hash, signature";
 
 export function chainEventFromText(row: ChainEventTextRow): ChainEvent {
   return {

@@ -1,10 +1,18 @@
-import { badRequest, type eventOperations, type OperationInput } from "@crs/contract";
-import { type Database, schema, tenantRow, tenantScope } from "@crs/db";
-import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { badRequest, type Event, type EventType, type eventOperations, type OperationInput } from "@crs/contract";
+import {
+  CHAIN_EVENT_TEXT_COLUMNS,
+  type ChainEventTextRow,
+  chainEventFromText,
+  executePrepared,
+  schema,
+  type Tenant,
+  tenantRow,
+  tenantScope,
+} from "@crs/db";
+import { and, eq, gt, lt, type SQL, sql } from "drizzle-orm";
 import type { ReadContext } from "../context";
 import { assertSingleCursor, listEnvelope } from "../pagination";
 import { preparedPerDatabase } from "../prepared";
-import { presentEvent } from "./present-event";
 
 const e = schema.events;
 const tenant = { organizationId: sql.placeholder("organizationId"), environment: sql.placeholder("environment") };
@@ -18,40 +26,30 @@ const cursorQuery = preparedPerDatabase((db) =>
     .prepare("list_events_cursor"),
 );
 
-/** One page statement per shape of the request (filters present, cursor direction), each prepared once. */
-function buildPageQuery(db: Database, byMatter: boolean, byType: boolean, cursor: Cursor) {
-  return db
-    .select()
-    .from(e)
-    .where(
-      and(
-        tenantScope(e, tenant),
-        byMatter ? eq(e.matterId, sql.placeholder("matterId")) : undefined,
-        byType ? eq(e.type, sql.placeholder("type")) : undefined,
-        cursor === "starting_after"
-          ? lt(e.sequence, sql.placeholder("cursorSequence"))
-          : cursor === "ending_before"
-            ? gt(e.sequence, sql.placeholder("cursorSequence"))
-            : undefined,
-      ),
-    )
-    .orderBy(cursor === "ending_before" ? asc(e.sequence) : desc(e.sequence))
-    .limit(sql.placeholder("limit"))
-    .prepare(`list_events_${byMatter ? "m" : ""}${byType ? "t" : ""}_${cursor}`);
+/**
+ * The page as text rows (ChainEventTextRow): read this way the rows need no mapping layer, and
+ * `created` comes formatted by PostgreSQL, as verify-chain reads it. The statement's text depends only
+ * on the request's shape (filters present, cursor direction), so each shape is prepared once per connection.
+ */
+function pageStatement(
+  scope: Tenant,
+  filters: { matterId: string | undefined; type: EventType | undefined; limit: number },
+  cursor: Cursor,
+  cursorSequence: number | null,
+): SQL {
+  const where = and(
+    tenantScope(e, scope),
+    filters.matterId !== undefined ? eq(e.matterId, filters.matterId) : undefined,
+    filters.type !== undefined ? eq(e.type, filters.type) : undefined,
+    cursor === "starting_after"
+      ? lt(e.sequence, cursorSequence ?? 0)
+      : cursor === "ending_before"
+        ? gt(e.sequence, cursorSequence ?? 0)
+        : undefined,
+  );
+  return sql`select ${sql.raw(CHAIN_EVENT_TEXT_COLUMNS)} from ${e} where ${where}
+    order by ${e.sequence} ${cursor === "ending_before" ? sql`asc` : sql`desc`} limit ${filters.limit}`;
 }
-
-const pageQueries = preparedPerDatabase((db) => {
-  const built = new Map<string, ReturnType<typeof buildPageQuery>>();
-  return (byMatter: boolean, byType: boolean, cursor: Cursor) => {
-    const shape = `${byMatter}|${byType}|${cursor}`;
-    let query = built.get(shape);
-    if (!query) {
-      query = buildPageQuery(db, byMatter, byType, cursor);
-      built.set(shape, query);
-    }
-    return query;
-  };
-});
 
 /**
  * Events in chain order, most recent first. Ids are minted before the chain lock is taken, so
@@ -69,14 +67,16 @@ export async function listEvents(read: ReadContext, { query }: OperationInput<ty
     if (!cursorRow) throw badRequest(`No such event: '${eventId}'.`, cursor);
     cursorSequence = cursorRow.sequence;
   }
-  const rows = await pageQueries(read.db)(query.matter_id !== undefined, query.type !== undefined, cursor).execute({
-    ...scope,
-    matterId: query.matter_id,
-    type: query.type,
-    cursorSequence,
-    limit: query.limit + 1,
-  });
+  const rows = await executePrepared<ChainEventTextRow>(
+    read.db,
+    pageStatement(
+      scope,
+      { matterId: query.matter_id, type: query.type, limit: query.limit + 1 },
+      cursor,
+      cursorSequence,
+    ),
+  );
   const has_more = rows.length > query.limit;
-  const page = rows.slice(0, query.limit).map(presentEvent);
+  const page = rows.slice(0, query.limit).map((row) => chainEventFromText(row) as Event);
   return listEnvelope("/v1/events", { data: cursor === "ending_before" ? page.reverse() : page, has_more });
 }

@@ -7,7 +7,7 @@ import {
   formatTimestamp,
   verifyCheckpointSignature,
 } from "@crs/core";
-import { type ChainEventTextRow, chainEventFromText } from "@crs/db";
+import { CHAIN_EVENT_TEXT_COLUMNS, type ChainEventTextRow, chainEventFromText } from "@crs/db";
 import type { ReadContext } from "../context";
 import { recordedChainHead } from "./chain-checkpoint";
 import { createSignaturePool, type SignaturePool, signaturePoolsOpen } from "./signature-pool";
@@ -87,10 +87,7 @@ export async function verifyEventChain(
   });
   // postgres.js, not drizzle: drizzle has no cursors. The tenant filter is tenantScope's, spelled in SQL.
   const cursor = read.sql<ChainEventTextRow[]>`
-    select id, type,
-           to_char(created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created,
-           livemode, api_version, data::text as data, audit_ref, sequence::text as sequence,
-           prev_hash, hash, signature
+    select ${read.sql.unsafe(CHAIN_EVENT_TEXT_COLUMNS)}
       from events
      where organization_id = ${actor.organizationId} and environment = ${actor.environment}
        and events.sequence >= ${from?.sequence ?? 0}
