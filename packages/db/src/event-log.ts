@@ -9,9 +9,9 @@ import {
   type UnsignedChainEvent,
 } from "@crs/core";
 import { sql } from "drizzle-orm";
-import { executePrepared, type Transaction } from "./client";
-import { chainHeads, type events } from "./schema";
-import { webhookDeliveryJobsSelect, webhookOutboxCtes } from "./webhook-outbox";
+import { statementBuiltOnce, type Transaction } from "./client";
+import type { events } from "./schema";
+import { type WebhookOutboxValues, webhookDeliveryJobsSelect, webhookOutboxCtes } from "./webhook-outbox";
 
 export interface NewEvent {
   organizationId: string;
@@ -35,6 +35,39 @@ export interface EventSealing {
   clock: () => Date;
 }
 
+const placeholder = (name: string) => sql.placeholder(name);
+
+/** Takes the head: a no-op DO UPDATE locks the existing row like FOR UPDATE and returns it. */
+const takeChainHead = statementBuiltOnce<{ head_sequence: string; head_hash: string }>(
+  () => sql`
+    insert into chain_heads (organization_id, environment, head_sequence, head_hash)
+    values (${placeholder("organizationId")}, ${placeholder("environment")}, 0, ${GENESIS_PREV_HASH})
+    on conflict (organization_id, environment) do update set head_sequence = chain_heads.head_sequence
+    returning head_sequence::text as head_sequence, head_hash`,
+);
+
+/** Writes the event, moves the head and fills the outbox, in one round trip. */
+const writeEvent = statementBuiltOnce(
+  () => sql`
+    with appended as (
+      insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
+                          audit_ref, matter_id, prev_hash, hash, signature)
+      values (${placeholder("organizationId")}, ${placeholder("environment")}, ${placeholder("sequence")},
+              ${placeholder("eventId")}, ${placeholder("eventType")}, ${placeholder("at")}::timestamptz,
+              ${placeholder("livemode")}, ${placeholder("apiVersion")}, ${placeholder("data")}::jsonb,
+              ${placeholder("auditRef")}, ${placeholder("matterId")}, ${placeholder("prevHash")},
+              ${placeholder("hash")}, ${placeholder("signature")})
+      returning organization_id, environment, sequence, hash
+    ),
+    moved as (
+      update chain_heads h set head_sequence = appended.sequence, head_hash = appended.hash
+        from appended
+       where h.organization_id = appended.organization_id and h.environment = appended.environment
+    ),
+    ${webhookOutboxCtes()}
+    ${webhookDeliveryJobsSelect()}`,
+);
+
 /**
  * Appends one event to its organization's chain inside the caller's transaction. The chain head
  * row is locked FOR UPDATE, so concurrent writers of one organization queue here and never fork
@@ -43,23 +76,12 @@ export interface EventSealing {
  *
  * The same statement that writes the event is the webhook outbox: it inserts a queued delivery for every
  * enabled endpoint whose filter matches (or the organization's fallback URL) and adds its job, so a
- * committed event always has its deliveries and a rolled-back one never does.
+ * committed event always has its deliveries and a rolled-back one never does. Both statements are
+ * rendered once and run prepared.
  */
 export async function appendEvent(tx: Transaction, event: NewEvent, sealing: EventSealing): Promise<ChainEvent> {
-  // One statement takes the head: a no-op DO UPDATE locks the existing row like FOR UPDATE and returns it.
-  const [head] = await tx
-    .insert(chainHeads)
-    .values({
-      organizationId: event.organizationId,
-      environment: event.environment,
-      headSequence: 0,
-      headHash: GENESIS_PREV_HASH,
-    })
-    .onConflictDoUpdate({
-      target: [chainHeads.organizationId, chainHeads.environment],
-      set: { headSequence: sql`${chainHeads.headSequence}` },
-    })
-    .returning({ headSequence: chainHeads.headSequence, headHash: chainHeads.headHash });
+  const tenant = { organizationId: event.organizationId, environment: event.environment };
+  const [head] = await takeChainHead(tx, tenant);
   if (!head) throw new Error("chain head vanished inside its own transaction");
   const created = sealing.clock();
 
@@ -72,40 +94,29 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     api_version: event.apiVersion,
     data: event.data,
     audit_ref: event.auditRef,
-    sequence: head.headSequence + 1,
-    prev_hash: head.headHash,
+    sequence: Number(head.head_sequence) + 1,
+    prev_hash: head.head_hash,
   };
   const sealed = sealEvent(unsigned, sealing.signingKey);
-  // And one more writes the event, moves the head and fills the outbox, so the lock is held for as few round
-  // trips as possible and a write with no webhook endpoints pays one indexed lookup for them.
-  const outbox = {
-    organizationId: event.organizationId,
-    environment: event.environment,
+  const outbox: WebhookOutboxValues = {
+    ...tenant,
     eventId: sealed.id,
     eventType: sealed.type,
-    now: created,
+    at: sealed.created,
     deliveryIdBase: sealing.newDeliveryId(),
   };
-  await executePrepared(
-    tx,
-    sql`
-    with appended as (
-      insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
-                          audit_ref, matter_id, prev_hash, hash, signature)
-      values (${event.organizationId}, ${event.environment}, ${sealed.sequence}, ${sealed.id}, ${sealed.type},
-              ${created.toISOString()}::timestamptz, ${sealed.livemode}, ${sealed.api_version},
-              ${JSON.stringify(sealed.data)}::jsonb, ${sealed.audit_ref}, ${event.matterId}, ${sealed.prev_hash},
-              ${sealed.hash}, ${sealed.signature})
-      returning organization_id, environment, sequence, hash
-    ),
-    moved as (
-      update chain_heads h set head_sequence = appended.sequence, head_hash = appended.hash
-        from appended
-       where h.organization_id = appended.organization_id and h.environment = appended.environment
-    ),
-    ${webhookOutboxCtes(outbox)}
-    ${webhookDeliveryJobsSelect()}`,
-  );
+  await writeEvent(tx, {
+    ...outbox,
+    sequence: sealed.sequence,
+    livemode: sealed.livemode,
+    apiVersion: sealed.api_version,
+    data: JSON.stringify(sealed.data),
+    auditRef: sealed.audit_ref,
+    matterId: event.matterId,
+    prevHash: sealed.prev_hash,
+    hash: sealed.hash,
+    signature: sealed.signature,
+  });
   return sealed;
 }
 

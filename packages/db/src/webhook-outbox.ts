@@ -10,17 +10,18 @@ export interface WebhookDeliveryJob {
   webhook_delivery_id: string;
 }
 
-export interface WebhookOutboxInput {
+/**
+ * The values webhookOutboxCtes reads, by placeholder name: the event's `organizationId`, `environment`,
+ * `eventId`, `eventType`, `at` (its time, ISO text) and `deliveryIdBase`, a fresh `whd_` id. One event's
+ * deliveries take its first 28 characters and end in two characters numbering them (00, 01, …), so
+ * their ids are minted without a round trip per delivery and still sort by time.
+ */
+export interface WebhookOutboxValues {
   organizationId: string;
   environment: string;
   eventId: string;
   eventType: string;
-  now: Date;
-  /**
-   * A fresh `whd_` id. One event's deliveries take its first 28 characters and end in two characters
-   * numbering them (00, 01, …), so their ids are minted without a round trip per delivery and still
-   * sort by time.
-   */
+  at: string;
   deliveryIdBase: string;
 }
 
@@ -34,10 +35,18 @@ if (MAX_WEBHOOK_ENDPOINTS > ID_ALPHABET.length ** 2) {
  * environment whose filter holds `*` or the event's type, or, when the organization has no endpoint at
  * all (enabled or not), its fallback URL; `webhook_deliveries_added` inserts one queued delivery per
  * target. The statement must end with `webhookDeliveryJobsSelect`, which adds each delivery's job.
+ * Its values are placeholders (WebhookOutboxValues), filled when the statement runs.
  */
-export function webhookOutboxCtes(input: WebhookOutboxInput): SQL {
-  const { organizationId, environment, eventId, eventType, now, deliveryIdBase } = input;
-  const at = now.toISOString();
+export function webhookOutboxCtes(): SQL {
+  const value = (name: keyof WebhookOutboxValues) => sql.placeholder(name);
+  const [organizationId, environment, eventId, eventType, at, deliveryIdBase] = [
+    value("organizationId"),
+    value("environment"),
+    value("eventId"),
+    value("eventType"),
+    value("at"),
+    value("deliveryIdBase"),
+  ];
   return sql`
     webhook_targets as (
       select e.id as endpoint_id, e.id as ordinal
