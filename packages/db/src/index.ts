@@ -3,6 +3,7 @@ export * from "./dev-secrets";
 export * from "./embedded";
 export * from "./event-log";
 export * from "./id-generator";
+export * from "./idempotency-records";
 export * from "./jobs";
 export * from "./migrate";
 export * as schema from "./schema";

@@ -30,6 +30,8 @@ const CROSS_TENANT: Record<string, string> = {
 const RAW_TENANT_SQL: Record<string, string> = {
   "packages/services/src/events/verify-event-chain.ts": "a postgres.js cursor, which drizzle does not offer",
   "packages/db/src/event-log.ts": "the chain append: an INSERT of the event and the move of the head in one statement",
+  "packages/db/src/idempotency-records.ts":
+    "the idempotent write's lookup and store, rendered once and prepared: drizzle re-renders on every call",
   "packages/db/src/webhook-outbox.ts":
     "the outbox rides in the event's own INSERT statement (a CTE drizzle cannot express)",
   "packages/db/src/webhook-deliveries.ts":

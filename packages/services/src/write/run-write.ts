@@ -3,12 +3,12 @@ import {
   appendEvent,
   type EventSealing,
   enqueueJob,
+  findIdempotencyRecord,
   type NewEvent,
-  schema,
+  storeIdempotencyRecord,
   type Transaction,
-  tenantScope,
 } from "@crs/db";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Actor, type ServiceDeps, sanctionsListFor, type WriteContext } from "../context";
 import { postgresArtifactStore } from "../packets/artifact-store";
 import { openStoredAnswer, sealStoredAnswer } from "./sealed-answers";
@@ -165,13 +165,10 @@ export async function runIdempotentWrite(
       });
     }
     const now = deps.clock();
-    const records = schema.idempotencyRecords;
-    const [existing] = await tx
-      .select()
-      .from(records)
-      .where(and(tenantScope(records, actor), eq(records.key, key), gt(records.expiresAt, now)));
+    const tenant = { organizationId: actor.organizationId, environment: actor.environment };
+    const [existing] = await findIdempotencyRecord(tx, { ...tenant, key, now: now.toISOString() });
     if (existing) {
-      if (existing.operation !== request.operation || existing.requestHash !== request.requestHash) {
+      if (existing.operation !== request.operation || existing.request_hash !== request.requestHash) {
         throw new AppError("conflict", {
           message:
             existing.operation !== request.operation
@@ -181,9 +178,9 @@ export async function runIdempotentWrite(
         });
       }
       const stored = {
-        status: existing.responseStatus,
-        bodyText: openStoredAnswer(existing.responseBody, secretFields, deps.webhookSecretKey, sealContext),
-        requestId: existing.responseRequestId,
+        status: existing.response_status,
+        bodyText: openStoredAnswer(existing.response_body, secretFields, deps.webhookSecretKey, sealContext),
+        requestId: existing.response_request_id,
       };
       return { stored, replayed: true, failure: null };
     }
@@ -203,9 +200,8 @@ export async function runIdempotentWrite(
       answer = { status: error.status, body: toErrorBody(error, actor.requestId, deps.publicBaseUrl) };
     }
     const bodyText = JSON.stringify(answer.body);
-    const record = {
-      organizationId: actor.organizationId,
-      environment: actor.environment,
+    await storeIdempotencyRecord(tx, {
+      ...tenant,
       key,
       operation: request.operation,
       requestHash: request.requestHash,
@@ -213,16 +209,11 @@ export async function runIdempotentWrite(
       // A secret the answer shows once is kept encrypted; a replay decrypts it for the caller retrying.
       responseBody: sealStoredAnswer(bodyText, secretFields, deps.webhookSecretKey, sealContext),
       responseRequestId: actor.requestId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
-    };
-    // An expired record of the same key is overwritten: after 24 hours the key is free again.
-    await tx
-      .insert(records)
-      .values(record)
-      .onConflictDoUpdate({ target: [records.organizationId, records.environment, records.key], set: record });
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS).toISOString(),
+    });
     await appendRecorded(tx, deps, recorded);
-    const stored = { status: record.responseStatus, bodyText, requestId: actor.requestId };
+    const stored = { status: answer.status, bodyText, requestId: actor.requestId };
     return { stored, replayed: false, failure };
   });
   if (outcome.failure) throw outcome.failure;
