@@ -39,14 +39,10 @@ if (MAX_WEBHOOK_ENDPOINTS > ID_ALPHABET.length ** 2) {
  */
 export function webhookOutboxCtes(): SQL {
   const value = (name: keyof WebhookOutboxValues) => sql.placeholder(name);
-  const [organizationId, environment, eventId, eventType, at, deliveryIdBase] = [
-    value("organizationId"),
-    value("environment"),
-    value("eventId"),
-    value("eventType"),
-    value("at"),
-    value("deliveryIdBase"),
-  ];
+  const organizationId = value("organizationId");
+  const environment = value("environment");
+  const eventType = value("eventType");
+  const at = value("at");
   return sql`
     webhook_targets as (
       select e.id as endpoint_id, e.id as ordinal
@@ -66,9 +62,9 @@ export function webhookOutboxCtes(): SQL {
       insert into webhook_deliveries (organization_id, environment, id, webhook_endpoint_id, event_id, event_type,
                                       status, attempts, created_at, updated_at, next_attempt_at)
       select ${organizationId}, ${environment},
-             left(${deliveryIdBase}, -2) || substr(${ID_ALPHABET}, (n / 32)::int + 1, 1)
+             left(${value("deliveryIdBase")}, -2) || substr(${ID_ALPHABET}, (n / 32)::int + 1, 1)
                                          || substr(${ID_ALPHABET}, (n % 32)::int + 1, 1),
-             endpoint_id, ${eventId}, ${eventType}, 'queued', 0,
+             endpoint_id, ${value("eventId")}, ${eventType}, 'queued', 0,
              ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
         from (select endpoint_id, row_number() over (order by ordinal) - 1 as n from webhook_targets) numbered
       returning organization_id, environment, id

@@ -36,7 +36,7 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 export function jsonWithAuditRef(body: unknown, requestId: string): string {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return JSON.stringify(body);
   const record = body as Record<string, unknown>;
-  if (record.audit_ref !== undefined || "audit_ref" in record || typeof record.toJSON === "function") {
+  if ("audit_ref" in record || typeof record.toJSON === "function") {
     return JSON.stringify({ ...record, audit_ref: record.audit_ref ?? requestId });
   }
   const json = JSON.stringify(record);

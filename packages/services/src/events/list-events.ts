@@ -1,15 +1,14 @@
-import { badRequest, type Event, type EventType, type eventOperations, type OperationInput } from "@crs/contract";
+import { badRequest, type Event, type eventOperations, type OperationInput } from "@crs/contract";
 import {
   CHAIN_EVENT_TEXT_COLUMNS,
   type ChainEventTextRow,
   chainEventFromText,
-  executePrepared,
   schema,
-  type Tenant,
+  statementBuiltOnce,
   tenantRow,
   tenantScope,
 } from "@crs/db";
-import { and, eq, gt, lt, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { ReadContext } from "../context";
 import { assertSingleCursor, listEnvelope } from "../pagination";
 import { preparedPerDatabase } from "../prepared";
@@ -28,27 +27,36 @@ const cursorQuery = preparedPerDatabase((db) =>
 
 /**
  * The page as text rows (ChainEventTextRow): read this way the rows need no mapping layer, and
- * `created` comes formatted by PostgreSQL, as verify-chain reads it. The statement's text depends only
- * on the request's shape (filters present, cursor direction), so each shape is prepared once per connection.
+ * `created` comes formatted by PostgreSQL, as verify-chain reads it. One statement per shape of the
+ * request (filters present, cursor direction), each rendered once and prepared.
  */
-function pageStatement(
-  scope: Tenant,
-  filters: { matterId: string | undefined; type: EventType | undefined; limit: number },
-  cursor: Cursor,
-  cursorSequence: number | null,
-): SQL {
+function pageStatementFor(byMatter: boolean, byType: boolean, cursor: Cursor) {
   const where = and(
-    tenantScope(e, scope),
-    filters.matterId !== undefined ? eq(e.matterId, filters.matterId) : undefined,
-    filters.type !== undefined ? eq(e.type, filters.type) : undefined,
+    tenantScope(e, tenant),
+    byMatter ? eq(e.matterId, sql.placeholder("matterId")) : undefined,
+    byType ? eq(e.type, sql.placeholder("type")) : undefined,
     cursor === "starting_after"
-      ? lt(e.sequence, cursorSequence ?? 0)
+      ? lt(e.sequence, sql.placeholder("cursorSequence"))
       : cursor === "ending_before"
-        ? gt(e.sequence, cursorSequence ?? 0)
+        ? gt(e.sequence, sql.placeholder("cursorSequence"))
         : undefined,
   );
-  return sql`select ${sql.raw(CHAIN_EVENT_TEXT_COLUMNS)} from ${e} where ${where}
-    order by ${e.sequence} ${cursor === "ending_before" ? sql`asc` : sql`desc`} limit ${filters.limit}`;
+  return statementBuiltOnce<ChainEventTextRow>(
+    () => sql`select ${sql.raw(CHAIN_EVENT_TEXT_COLUMNS)} from ${e} where ${where}
+      order by ${e.sequence} ${cursor === "ending_before" ? sql`asc` : sql`desc`} limit ${sql.placeholder("limit")}`,
+  );
+}
+
+const pageStatements = new Map<string, ReturnType<typeof pageStatementFor>>();
+
+function pageStatement(byMatter: boolean, byType: boolean, cursor: Cursor) {
+  const shape = `${byMatter}|${byType}|${cursor}`;
+  let statement = pageStatements.get(shape);
+  if (!statement) {
+    statement = pageStatementFor(byMatter, byType, cursor);
+    pageStatements.set(shape, statement);
+  }
+  return statement;
 }
 
 /**
@@ -67,15 +75,17 @@ export async function listEvents(read: ReadContext, { query }: OperationInput<ty
     if (!cursorRow) throw badRequest(`No such event: '${eventId}'.`, cursor);
     cursorSequence = cursorRow.sequence;
   }
-  const rows = await executePrepared<ChainEventTextRow>(
-    read.db,
-    pageStatement(
-      scope,
-      { matterId: query.matter_id, type: query.type, limit: query.limit + 1 },
-      cursor,
-      cursorSequence,
-    ),
-  );
+  const rows = await pageStatement(
+    query.matter_id !== undefined,
+    query.type !== undefined,
+    cursor,
+  )(read.db, {
+    ...scope,
+    matterId: query.matter_id,
+    type: query.type,
+    cursorSequence,
+    limit: query.limit + 1,
+  });
   const has_more = rows.length > query.limit;
   const page = rows.slice(0, query.limit).map((row) => chainEventFromText(row) as Event);
   return listEnvelope("/v1/events", { data: cursor === "ending_before" ? page.reverse() : page, has_more });
