@@ -1,6 +1,5 @@
-import type { DiscoveryState } from "./discovery";
 import { pickDecidingLabel } from "./labels";
-import { amountOf, firstIncidentAtOrAfter, type TransferGraph } from "./transfer-graph";
+import { amountOf, firstIncidentAtOrAfter, incidentPositionOf, type TransferGraph } from "./transfer-graph";
 import type { AddressLabel } from "./types";
 
 /**
@@ -41,11 +40,14 @@ export interface DepositSweepEvidence {
 const isExchangeLabel = (label: AddressLabel | null, entity: string) =>
   label !== null && label.entity === entity && (label.category === "exchange" || label.category === "exchange_deposit");
 
-/** Applies the deposit-address sweep rule to an open, unlabelled address; null when it does not hold. */
+/**
+ * Applies the deposit-address sweep rule to an open, unlabelled address, over its transfers from the
+ * one that opened its ledger (`fromEvent`, with the ledger's opening balances); null when it does not hold.
+ */
 export function checkDepositSweep(input: {
   graph: TransferGraph;
-  state: DiscoveryState;
   node: number;
+  fromEvent: number;
   entity: string;
   labelsOf: (node: number) => readonly AddressLabel[];
   openingOf: (asset: number) => bigint | null;
@@ -53,9 +55,9 @@ export function checkDepositSweep(input: {
   nativeGasAllowance: bigint;
   lastBlock: number;
 }): DepositSweepEvidence | null {
-  const { graph, state, node, entity } = input;
+  const { graph, node, entity } = input;
   const { from, to, time, asset } = graph;
-  const start = firstIncidentAtOrAfter(graph, node, state.arrivalBlock[node]!, Number.NEGATIVE_INFINITY);
+  const start = incidentPositionOf(graph, node, input.fromEvent);
   const end = firstIncidentAtOrAfter(graph, node, input.lastBlock + 1, Number.NEGATIVE_INFINITY);
   type Tally = SweepAssetEvidence & { balance: bigint; lastInflowTime: number };
   const tallies = new Map<number, Tally>();

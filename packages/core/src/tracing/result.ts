@@ -277,7 +277,7 @@ function isoFromUnix(seconds: number): string {
 function timeOrderOf(events: readonly number[]): number[] {
   const count = events.length;
   // One number per edge (event · count + index) sorts without a comparator when it stays exact.
-  if (count > 0 && (2 ** 32) * count <= Number.MAX_SAFE_INTEGER) {
+  if (count > 0 && 2 ** 32 * count <= Number.MAX_SAFE_INTEGER) {
     const keys = new Float64Array(count);
     for (let i = 0; i < count; i++) keys[i] = events[i]! * count + i;
     keys.sort();
@@ -540,6 +540,19 @@ export async function assembleTraceResult(
     }
     return path.reverse();
   };
+  /**
+   * An address's ledger is open when the trace followed its funds: a subject discovery expanded, or an
+   * address taint reached at fewer hops than the limit (the sweep's rule), from the edge that reached it.
+   */
+  const isOpen = (node: number): boolean =>
+    (state.flags[node]! & NODE_SUBJECT) !== 0 ? (state.flags[node]! & NODE_EXPANDED) !== 0 : sweep.openEdge[node]! >= 0;
+  /** When the trace first met a wallet (its labels are read as of then): the edge that opened it, else the first edge into it. */
+  const metAt = (node: number): number => {
+    if ((state.flags[node]! & NODE_SUBJECT) !== 0) return 0;
+    const open = sweep.openEdge[node]!;
+    const first = open >= 0 ? open : Math.min(...(edgesInto.get(node) ?? []));
+    return Number.isFinite(first) ? graph.time[sweep.edgeEvent[first]!]! : 0;
+  };
   const edgeSourceIds = (indices: number[]): string[] =>
     [...new Set(indices.map((i) => usedGraphSource(graph.sourceOf(sweep.edgeEvent[i]!))))].sort();
 
@@ -644,14 +657,15 @@ export async function assembleTraceResult(
     }
     for (const [sender, list] of bySender) {
       const senderIsPlain =
-        (state.flags[sender]! & (NODE_SUBJECT | NODE_EXPANDED)) === NODE_EXPANDED &&
-        labelsValidAt(labelsOf(sender), state.arrivalTime[sender]!).length === 0;
+        (state.flags[sender]! & NODE_SUBJECT) === 0 &&
+        isOpen(sender) &&
+        labelsValidAt(labelsOf(sender), metAt(sender)).length === 0;
       const evidence =
         senderIsPlain && label!.category === "exchange"
           ? checkDepositSweep({
               graph,
-              state,
               node: sender,
+              fromEvent: sweep.edgeEvent[sweep.openEdge[sender]!]!,
               entity: label!.entity,
               labelsOf,
               openingOf: (a) => {
@@ -776,26 +790,23 @@ export async function assembleTraceResult(
     const address = graph.addressOf(node);
     const f = state.flags[node]!;
     const isSubject = (f & NODE_SUBJECT) !== 0;
-    const open = (f & NODE_EXPANDED) !== 0;
+    const open = isOpen(node);
     const role: WalletRole = isSubject
       ? "subject"
       : depositOf.has(node)
         ? "exchange_deposit"
         : open
           ? "intermediary"
-          : state.minHop[node]! >= maxHops && (f & NODE_SKIPPED) === 0
+          : sweep.hopNow[node]! >= maxHops
             ? "frontier"
             : "unexplored";
-    const entries = entriesOf(node);
+    const entries = open ? entriesOf(node) : [];
     const retainedList: Array<[number, bigint]> = entries
       .map(([a, id]): [number, bigint] => [a, ledger.taintHeld(id)])
       .filter(([, units]) => units > 0n);
     retainedOf.set(node, retainedList);
     const into = edgesInto.get(node) ?? [];
-    const labels = labelsValidAt(
-      labelsOf(node),
-      Number.isFinite(state.arrivalTime[node]!) ? state.arrivalTime[node]! : 0,
-    )
+    const labels = labelsValidAt(labelsOf(node), metAt(node))
       .map((label) => ({
         entity: label.entity,
         category: label.category,
@@ -869,7 +880,7 @@ export async function assembleTraceResult(
   // Exposures: tainted value retained by expanded wallets, or received by wallets not expanded.
   const holdings: Array<{ node: number; asset: number; units: bigint; basis: "retained" | "received" }> = [];
   for (const node of walletNodes) {
-    if ((state.flags[node]! & NODE_EXPANDED) !== 0) {
+    if (isOpen(node)) {
       for (const [a, units] of retainedOf.get(node)!) holdings.push({ node, asset: a, units, basis: "retained" });
     } else {
       for (let a = 0; a < assetCount; a++) {

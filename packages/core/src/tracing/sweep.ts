@@ -17,10 +17,19 @@ import {
  * moves taint through the ledger. Exact for cycles and fan-in (no re-runs needed), because every
  * address sees its inflows and outflows in the order they happened.
  *
- * An outflow's tainted part is emitted as a trace edge when the sender is within the hop limit and
- * the part reaches the asset's minimum; otherwise it is counted (at the hop limit, or as dust) and
- * the receiver gets it as clean value. Every unit of subject taint ends in exactly one bucket:
- * terminals, retained by an open address, at the hop limit, dust, or unexplored (budget).
+ * When an address's ledger opens (the rule every engine path shares): a subject's at the start of its
+ * incident block; any other address's when taint first reaches it over an emitted edge at fewer than
+ * `maxHops` hops, with the balance it held just before that transfer. Discovery only says which
+ * addresses may open and from when their events must be followed; until its ledger opens, an address's
+ * events move a running balance. So a path's taint never depends on how early discovery reached an
+ * address, and the event-order engine (event-order.ts), which opens addresses as it meets them, gives
+ * the same ledgers.
+ *
+ * An outflow's tainted part is emitted as a trace edge when it reaches the asset's minimum; otherwise
+ * it is counted as dust and the receiver gets it as clean value. Taint reaching an address at the
+ * hop limit is counted there and the address stays closed. Every unit of subject taint ends in
+ * exactly one bucket: terminals, retained by an open address, at the hop limit, dust, or unexplored
+ * (budget).
  */
 export interface SweepTotals {
   subjectTaint: bigint;
@@ -40,6 +49,8 @@ export interface SweepResult {
   hopNow: Uint8Array;
   /** Index of the edge that first gave the address its `hopNow`, or −1. */
   parentEdge: Int32Array;
+  /** Index of the edge over which the address's ledger opened, or −1 (never opened, or a subject). */
+  openEdge: Int32Array;
   /** Ledger entry of (node, asset), or undefined. */
   entryOf: (node: number, asset: number) => number | undefined;
   /** Node and asset of each ledger entry, by entry id (ids count up in the order entries were opened). */
@@ -82,6 +93,9 @@ export interface SweepTables {
   readonly stride: number;
   readonly hopNow: Uint8Array;
   readonly parentEdge: Int32Array;
+  readonly openEdge: Int32Array;
+  /** Set when a sweep wrote running balances of addresses it did not open: the reset then clears all. */
+  runWrittenEverywhere: boolean;
 }
 
 export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
@@ -94,6 +108,8 @@ export function createSweepTables(nodeCount: number, assetCount: number): SweepT
     stride,
     hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
     parentEdge: new Int32Array(nodeCount).fill(-1),
+    openEdge: new Int32Array(nodeCount).fill(-1),
+    runWrittenEverywhere: false,
   };
 }
 
@@ -115,14 +131,18 @@ export function resetSweepTables(
   if (pairRec) {
     for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = 0;
   }
+  if (pairRec && tables.runWrittenEverywhere) pairRec.fill(0);
+  tables.runWrittenEverywhere = false;
   for (const node of touchedNodes(state, graph.nodeCount)) {
     tables.hopNow[node] = UNREACHED;
     tables.parentEdge[node] = -1;
+    tables.openEdge[node] = -1;
   }
   for (const e of edgeEvent) {
     const t = graph.to[e]!;
     tables.hopNow[t] = UNREACHED;
     tables.parentEdge[t] = -1;
+    tables.openEdge[t] = -1;
   }
 }
 
@@ -225,13 +245,12 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const nodeCount = graph.nodeCount;
   const assetCount = Math.max(1, graph.assets.length);
   const flags = state.flags;
-  const minHop = state.minHop;
   const ledger = new LimbLedger(target.model);
   const fifo = ledger.model === "fifo";
   const scratch = { h: 0, l: 0 };
 
   const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
-  const { openBlock, pairRec, stride, hopNow, parentEdge } = tables;
+  const { openBlock, pairRec, stride, hopNow, parentEdge, openEdge } = tables;
   const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, tables);
   for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
@@ -302,13 +321,15 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const edgeTaintL: number[] = [];
   const edgeHop: number[] = [];
 
-  // What addresses the sweep will open received minus what they sent before they opened (limbs), when
-  // the sweep replays every event anyway; their opening balance is the genesis allocation plus it.
+  // Running balances (limbs) of the addresses the sweep follows, until their ledgers open: over a graph
+  // holding every event from genesis, what they received minus what they sent since genesis (the
+  // opening is the genesis allocation plus it); otherwise the change since they were first followed
+  // (the opening is the provider's balance before that block plus it).
   const genesisBalance = order === null ? input.genesisBalance : undefined;
   const offered = genesisBalance ? input.genesisLimbs?.() : undefined;
   const genesisLimbs = offered?.length === 2 * nodeCount * assetCount ? offered : undefined;
   // Limb pairs side by side, in the address records when they have room (see `SweepTables`).
-  const run = genesisBalance ? (pairRec ?? new Float64Array(2 * nodeCount * assetCount)) : null;
+  const run = pairRec ?? new Float64Array(2 * nodeCount * assetCount);
   const runStride = pairRec ? stride : 2 * assetCount;
   const runOffset = pairRec ? assetCount : 0;
 
@@ -317,15 +338,15 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     const known = index.get(node, a);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
+    const at = node * runStride + runOffset + 2 * a;
+    let h = run[at]!;
+    let l = run[at + 1]!;
     let id: number;
-    if (run) {
-      const at = node * runStride + runOffset + 2 * a;
-      let h = run[at]!;
-      let l = run[at + 1]!;
+    if (genesisBalance) {
       if (genesisLimbs) {
         h += genesisLimbs[2 * key]!;
         l += genesisLimbs[2 * key + 1]!;
-      } else if (bigintToLimbs(genesisBalance!(node, a), scratch)) {
+      } else if (bigintToLimbs(genesisBalance(node, a), scratch)) {
         h += scratch.h;
         l += scratch.l;
       } else ledger.overflow = true;
@@ -336,21 +357,26 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       id = ledger.open(isSubject, h, l);
       openH[id] = h;
       openL[id] = l;
-      if (isSubject) add(a * 5 + SUBJECT, h, l);
     } else {
       const balance = input.openingBalance(node, a, openBlock[node]! - 1);
-      let h = 0;
-      let l = 0;
       if (balance !== null) {
         if (bigintToLimbs(balance, scratch)) {
-          h = scratch.h;
-          l = scratch.l;
+          h += scratch.h;
+          l += scratch.l;
+          if (l >= LIMB) {
+            l -= LIMB;
+            h += 1;
+          }
         } else ledger.overflow = true;
+      } else if (h < 0) {
+        // An unknown balance less what was sent since: at least nothing.
+        h = 0;
+        l = 0;
       }
       id = ledger.open(isSubject, h, l);
-      openValue[id] = balance;
-      if (isSubject) add(a * 5 + SUBJECT, h, l);
+      openValue[id] = balance === null ? null : limbsToBigint(h, l);
     }
+    if (isSubject) add(a * 5 + SUBJECT, h, l);
     index.set(node, a, id);
     entryNode.push(node);
     entryAsset.push(a);
@@ -372,11 +398,13 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     if (b > lastBlock) break;
     const fOpenBlock = openBlock[f]!;
     const tOpenBlock = openBlock[t]!;
-    const fOpen = b >= fOpenBlock;
-    const tOpen = b >= tOpenBlock;
-    const fWill = fOpenBlock !== Number.POSITIVE_INFINITY;
-    const tWill = tOpenBlock !== Number.POSITIVE_INFINITY;
-    if (!fOpen && !tOpen && !(run && (fWill || tWill))) continue;
+    const fFollowed = b >= fOpenBlock;
+    const tFollowed = b >= tOpenBlock;
+    // Over a complete history, balances run from genesis; otherwise from when the address is followed.
+    const fRuns = genesisBalance ? fOpenBlock !== Number.POSITIVE_INFINITY : fFollowed;
+    const tRuns = genesisBalance ? tOpenBlock !== Number.POSITIVE_INFINITY : tFollowed;
+    if (!fRuns && !tRuns) continue;
+    const fOpen = fFollowed && hopNow[f]! < maxHops;
     // The amount as limbs: high word's top 16 bits are the upper limb.
     let ah: number;
     let al: number;
@@ -391,34 +419,6 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       al = (hiWord & 0xffff) * 2 ** 32 + loWord;
     }
     const a = asset[e]!;
-    if (run && !(fOpen && tOpen) && (fWill || tWill)) {
-      // Only addresses the sweep will open need a running balance.
-      if (!fOpen && fWill) {
-        const at = f * runStride + runOffset + 2 * a;
-        let nh = run[at]! - ah;
-        let nl = run[at + 1]! - al;
-        if (nl < 0) {
-          nl += LIMB;
-          nh -= 1;
-        }
-        if (nh < -(2 ** 51)) return abandon();
-        run[at] = nh;
-        run[at + 1] = nl;
-      }
-      if (!tOpen && tWill) {
-        const at = t * runStride + runOffset + 2 * a;
-        let nh = run[at]! + ah;
-        let nl = run[at + 1]! + al;
-        if (nl >= LIMB) {
-          nl -= LIMB;
-          nh += 1;
-        }
-        if (nh > 2 ** 51) return abandon();
-        run[at] = nh;
-        run[at + 1] = nl;
-      }
-    }
-    if (!fOpen && !tOpen) continue;
     if ((k & 0xffff) === 0) signal?.throwIfAborted();
     let th = 0;
     let tl = 0;
@@ -440,8 +440,6 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           edgeTaintH.push(th);
           edgeTaintL.push(tl);
           edgeHop.push(senderHop + 1);
-        } else if (senderHop >= maxHops) {
-          add(a * 5 + HOP_LIMIT, th, tl);
         } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
           add(a * 5 + DUST, th, tl);
           dustEdges[a]!++;
@@ -453,15 +451,16 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           edgeTaintL.push(tl);
           edgeHop.push(hop);
           if (hop < hopNow[t]!) {
+            if (tFollowed && hop < maxHops && hopNow[t]! >= maxHops) openEdge[t] = edge;
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
           if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
             add(a * 5 + TERMINALS, th, tl);
             receive(t, a, th, tl);
-          } else if (tOpen) {
+          } else if (tFollowed && hopNow[t]! < maxHops) {
             delivered = true;
-          } else if (minHop[t]! >= maxHops) {
+          } else if (hopNow[t]! >= maxHops) {
             add(a * 5 + HOP_LIMIT, th, tl);
             receive(t, a, th, tl);
           } else {
@@ -470,13 +469,35 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
           }
         }
       }
+    } else if (fRuns) {
+      const at = f * runStride + runOffset + 2 * a;
+      let nh = run[at]! - ah;
+      let nl = run[at + 1]! - al;
+      if (nl < 0) {
+        nl += LIMB;
+        nh -= 1;
+      }
+      if (nh < -(2 ** 51)) return abandon();
+      run[at] = nh;
+      run[at + 1] = nl;
     }
-    if (tOpen) {
+    if (tFollowed && hopNow[t]! < maxHops) {
       let te = ids ? ids[t * stride + a]! - 1 : -1;
       if (te < 0) te = entryFor(t, a);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
+    } else if (tRuns) {
+      const at = t * runStride + runOffset + 2 * a;
+      let nh = run[at]! + ah;
+      let nl = run[at + 1]! + al;
+      if (nl >= LIMB) {
+        nl -= LIMB;
+        nh += 1;
+      }
+      if (nh > 2 ** 51) return abandon();
+      run[at] = nh;
+      run[at + 1] = nl;
     }
   }
   if (ledger.overflow) return abandon();
@@ -494,7 +515,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     dustEdges: dustEdges[a]!,
     unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
   }));
-  const openingOf = run
+  const openingOf = genesisBalance
     ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
     : (id: number): bigint | null => openValue[id]!;
   return sweepResult({
@@ -503,6 +524,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     edgeHop,
     hopNow,
     parentEdge,
+    openEdge,
     entryOf: index.entryOf,
     entryNode,
     entryAsset,
@@ -543,7 +565,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   const flags = state.flags;
 
   const tables = input.tables ?? createSweepTables(nodeCount, assetCount);
-  const { openBlock, hopNow, parentEdge } = tables;
+  const { openBlock, hopNow, parentEdge, openEdge } = tables;
   const order = sweepOrder(graph, expandedNodes(state, nodeCount), state, tables);
   for (const n of touchedNodes(state, nodeCount)) if ((flags[n]! & NODE_SUBJECT) !== 0) hopNow[n] = 0;
 
@@ -565,16 +587,22 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
   const edgeHop: number[] = [];
 
   const genesisBalance = order === null ? input.genesisBalance : undefined;
-  const running: Array<bigint | undefined> | null = genesisBalance ? new Array(nodeCount * assetCount) : null;
-  const runningBalance = (key: number, node: number, a: number): bigint => running![key] ?? genesisBalance!(node, a);
+  /** Running balance of a followed address until its ledger opens (see the limb sweep). */
+  const running: Array<bigint | undefined> = new Array(nodeCount * assetCount);
+  const runningOf = (key: number): bigint => running[key] ?? 0n;
 
   const entryFor = (node: number, a: number): number => {
     const key = node * assetCount + a;
     const known = index.get(node, a);
     if (known >= 0) return known;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
-    const balance = running ? runningBalance(key, node, a) : input.openingBalance(node, a, openBlock[node]! - 1);
-    const id = ledger.open(isSubject, balance);
+    let balance: bigint | null;
+    if (genesisBalance) balance = genesisBalance(node, a) + runningOf(key);
+    else {
+      const base = input.openingBalance(node, a, openBlock[node]! - 1);
+      balance = base === null ? null : base + runningOf(key);
+    }
+    const id = ledger.open(isSubject, balance ?? (runningOf(key) > 0n ? runningOf(key) : 0n));
     opening[id] = balance;
     totals[a]!.subjectTaint += ledger.openingTaint(id);
     index.set(node, a, id);
@@ -595,30 +623,17 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     const t = to[e]!;
     const b = block[e]!;
     if (b > lastBlock) break;
-    const fOpen = b >= openBlock[f]!;
-    const tOpen = b >= openBlock[t]!;
-    if (
-      running &&
-      !(fOpen && tOpen) &&
-      (openBlock[f] !== Number.POSITIVE_INFINITY || openBlock[t] !== Number.POSITIVE_INFINITY)
-    ) {
-      const moved = amountOf(graph, e);
-      const a = asset[e]!;
-      // Only addresses the sweep will open need a running balance.
-      if (!fOpen && openBlock[f] !== Number.POSITIVE_INFINITY) {
-        running[f * assetCount + a] = runningBalance(f * assetCount + a, f, a) - moved;
-      }
-      if (!tOpen && openBlock[t] !== Number.POSITIVE_INFINITY) {
-        running[t * assetCount + a] = runningBalance(t * assetCount + a, t, a) + moved;
-      }
-    }
-    if (!fOpen && !tOpen) continue;
+    const fFollowed = b >= openBlock[f]!;
+    const tFollowed = b >= openBlock[t]!;
+    const fRuns = genesisBalance ? openBlock[f] !== Number.POSITIVE_INFINITY : fFollowed;
+    const tRuns = genesisBalance ? openBlock[t] !== Number.POSITIVE_INFINITY : tFollowed;
+    if (!fRuns && !tRuns) continue;
     if ((k & 0xffff) === 0) signal?.throwIfAborted();
     const amount = amountOf(graph, e);
     const a = asset[e]!;
     let tainted = 0n;
     let delivered = false;
-    if (fOpen) {
+    if (fFollowed && hopNow[f]! < maxHops) {
       const fe = entryFor(f, a);
       tainted = ledger.debit(fe, amount);
       totals[a]!.subjectTaint += ledger.newSubjectTaint;
@@ -632,8 +647,6 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
           edgeEvent.push(e);
           edgeTaint.push(tainted);
           edgeHop.push(senderHop + 1);
-        } else if (senderHop >= maxHops) {
-          sum.atHopLimit += tainted;
         } else if (tainted < minValueOf(a)) {
           sum.dust += tainted;
           sum.dustEdges++;
@@ -644,15 +657,16 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
           edgeTaint.push(tainted);
           edgeHop.push(hop);
           if (hop < hopNow[t]!) {
+            if (tFollowed && hop < maxHops && hopNow[t]! >= maxHops) openEdge[t] = edge;
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
           if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
             sum.toTerminals += tainted;
             receive(t, a, tainted);
-          } else if (tOpen) {
+          } else if (tFollowed && hopNow[t]! < maxHops) {
             delivered = true;
-          } else if (state.minHop[t]! >= maxHops) {
+          } else if (hopNow[t]! >= maxHops) {
             sum.atHopLimit += tainted;
             receive(t, a, tainted);
           } else {
@@ -661,11 +675,15 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
           }
         }
       }
+    } else if (fRuns) {
+      running[f * assetCount + a] = runningOf(f * assetCount + a) - amount;
     }
-    if (tOpen) {
+    if (tFollowed && hopNow[t]! < maxHops) {
       const te = entryFor(t, a);
       ledger.credit(te, amount, delivered ? tainted : 0n, delivered && ledger.model === "fifo");
       totals[a]!.subjectTaint += ledger.newSubjectTaint;
+    } else if (tRuns) {
+      running[t * assetCount + a] = runningOf(t * assetCount + a) + amount;
     }
   }
 
@@ -675,6 +693,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     edgeHop,
     hopNow,
     parentEdge,
+    openEdge,
     entryOf: index.entryOf,
     entryNode,
     entryAsset,

@@ -292,8 +292,7 @@ export class SyntheticChainWriter {
       sources: [source],
       addressOf: (node) => addresses[node]!,
       nodeOf: (address) => nodeIds.get(normalizeAddress(network, address)),
-      txHashOf: (event) =>
-        txHashes.get(event) ?? `0x${hash("sha256", `${network}|${seed}|${event}`, "hex")}`,
+      txHashOf: (event) => txHashes.get(event) ?? `0x${hash("sha256", `${network}|${seed}|${event}`, "hex")}`,
       sourceOf: () => 0,
       nodeLabels: (node) => labelsByNode.get(node) ?? noLabels,
       balanceAt: (node, asset, block) => {

@@ -135,6 +135,22 @@ export function firstIncidentAtOrAfter(graph: TransferGraph, node: number, block
 }
 
 /**
+ * First index in node's incidence list whose event id is at or after `event` (ids count in time order,
+ * and each list is in time order). Binary search.
+ */
+export function incidentPositionOf(graph: TransferGraph, node: number, event: number): number {
+  let lo = graph.incidentOffset[node]!;
+  let hi = graph.incidentOffset[node + 1]!;
+  const incident = graph.incident;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (incident[mid]! < event) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * Search aids for the engine's hot loops, built once per graph on first use and kept with it:
  * - the block of every entry of the incidence lists beside it (`incidentBlock`), so a binary search
  *   by block reads one contiguous array instead of an event id and then that event's block;

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import {
   AMOUNT_OVERFLOW,
-  assetKey,
   type AssetRef,
+  assetKey,
   computeTraceOnGraph,
   createIssuerRegistry,
   generateSyntheticChain,

@@ -1,7 +1,6 @@
 import { hashCanonical } from "../../../src/hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "../../../src/tracing/amounts";
 import type { TraceComputation } from "../../../src/tracing/computation";
-import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
 import {
   assessReadiness,
   type Confidence,
@@ -26,6 +25,7 @@ import type {
   LabelCategory,
   Network,
 } from "../../../src/tracing/types";
+import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
 
 /**
  * One entry of the source manifest. Every fact in the result names the entries it rests on by
@@ -466,6 +466,19 @@ export async function assembleTraceResult(
     }
     return path.reverse();
   };
+  /**
+   * An address's ledger is open when the trace followed its funds: a subject discovery expanded, or an
+   * address taint reached at fewer hops than the limit (the sweep's rule), from the edge that reached it.
+   */
+  const isOpen = (node: number): boolean =>
+    (state.flags[node]! & NODE_SUBJECT) !== 0 ? (state.flags[node]! & NODE_EXPANDED) !== 0 : sweep.openEdge[node]! >= 0;
+  /** When the trace first met a wallet (its labels are read as of then): the edge that opened it, else the first edge into it. */
+  const metAt = (node: number): number => {
+    if ((state.flags[node]! & NODE_SUBJECT) !== 0) return 0;
+    const open = sweep.openEdge[node]!;
+    const first = open >= 0 ? open : Math.min(...(edgesInto.get(node) ?? []));
+    return Number.isFinite(first) ? graph.time[sweep.edgeEvent[first]!]! : 0;
+  };
   const edgeSourceIds = (indices: number[]): string[] =>
     [...new Set(indices.map((i) => usedGraphSource(graph.sourceOf(sweep.edgeEvent[i]!))))].sort();
 
@@ -550,14 +563,15 @@ export async function assembleTraceResult(
     }
     for (const [sender, list] of bySender) {
       const senderIsPlain =
-        (state.flags[sender]! & (NODE_SUBJECT | NODE_EXPANDED)) === NODE_EXPANDED &&
-        labelsValidAt(labelsOf(sender), state.arrivalTime[sender]!).length === 0;
+        (state.flags[sender]! & NODE_SUBJECT) === 0 &&
+        isOpen(sender) &&
+        labelsValidAt(labelsOf(sender), metAt(sender)).length === 0;
       const evidence =
         senderIsPlain && label!.category === "exchange"
           ? checkDepositSweep({
               graph,
-              state,
               node: sender,
+              fromEvent: sweep.edgeEvent[sweep.openEdge[sender]!]!,
               entity: label!.entity,
               labelsOf,
               openingOf: (a) => {
@@ -688,26 +702,23 @@ export async function assembleTraceResult(
     const address = graph.addressOf(node);
     const f = state.flags[node]!;
     const isSubject = (f & NODE_SUBJECT) !== 0;
-    const open = (f & NODE_EXPANDED) !== 0;
+    const open = isOpen(node);
     const role: WalletRole = isSubject
       ? "subject"
       : depositOf.has(node)
         ? "exchange_deposit"
         : open
           ? "intermediary"
-          : state.minHop[node]! >= maxHops && (f & NODE_SKIPPED) === 0
+          : sweep.hopNow[node]! >= maxHops
             ? "frontier"
             : "unexplored";
-    const entries = entriesOf.get(node) ?? [];
+    const entries = open ? (entriesOf.get(node) ?? []) : [];
     const retainedList: Array<[number, bigint]> = entries
       .map(([a, id]): [number, bigint] => [a, ledger.taintHeld(id)])
       .filter(([, units]) => units > 0n);
     retainedOf.set(node, retainedList);
     const into = edgesInto.get(node) ?? [];
-    const labels = labelsValidAt(
-      labelsOf(node),
-      Number.isFinite(state.arrivalTime[node]!) ? state.arrivalTime[node]! : 0,
-    )
+    const labels = labelsValidAt(labelsOf(node), metAt(node))
       .map((label) => ({
         entity: label.entity,
         category: label.category,
@@ -779,7 +790,7 @@ export async function assembleTraceResult(
   // Exposures: tainted value retained by expanded wallets, or received by wallets not expanded.
   const holdings: Array<{ node: number; asset: number; units: bigint; basis: "retained" | "received" }> = [];
   for (const node of walletNodes) {
-    if ((state.flags[node]! & NODE_EXPANDED) !== 0) {
+    if (isOpen(node)) {
       for (const [a, units] of retainedOf.get(node)!) holdings.push({ node, asset: a, units, basis: "retained" });
     } else {
       for (let a = 0; a < assetCount; a++) {
