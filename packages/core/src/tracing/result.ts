@@ -4,7 +4,6 @@ import type { TraceComputation } from "./computation";
 import {
   NODE_EXPANDED,
   NODE_HUB,
-  NODE_SKIPPED,
   NODE_SUBJECT,
   NODE_TERMINAL,
   type TruncationReason,

@@ -25,7 +25,7 @@ import type {
   LabelCategory,
   Network,
 } from "../../../src/tracing/types";
-import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
 
 /**
  * One entry of the source manifest. Every fact in the result names the entries it rests on by
