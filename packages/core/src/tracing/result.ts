@@ -1,14 +1,7 @@
 import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
-import {
-  NODE_EXPANDED,
-  NODE_HUB,
-  NODE_SUBJECT,
-  NODE_TERMINAL,
-  type TruncationReason,
-  UNREACHED,
-} from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, type TruncationReason, UNREACHED } from "./discovery";
 import {
   assessReadiness,
   type Confidence,

@@ -1,5 +1,9 @@
 import { type DiscoveryState, NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
 import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
+import { HOP_LIMIT, LimbTally, SUBJECT, type SweepTotals, TERMINALS, UNEXPLORED } from "./limb-tally";
+
+export type { SweepTotals } from "./limb-tally";
+
 import type { TaintLedger } from "./taint";
 import {
   AMOUNT_HI_WORD,
@@ -31,14 +35,6 @@ import {
  * exactly one bucket: terminals, retained by an open address, at the hop limit, dust, or unexplored
  * (budget).
  */
-export interface SweepTotals {
-  subjectTaint: bigint;
-  toTerminals: bigint;
-  atHopLimit: bigint;
-  dust: bigint;
-  dustEdges: number;
-  unexplored: bigint;
-}
 
 export interface SweepResult {
   /** Emitted edges: graph event id, tainted amount, hop (1 = sent by a subject). */
@@ -231,13 +227,6 @@ function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: Sw
   return gathered.subarray(0, unique);
 }
 
-/** Sums per asset as limbs: subject taint, to terminals, at the hop limit, dust, unexplored. */
-const SUBJECT = 0;
-const TERMINALS = 1;
-const HOP_LIMIT = 2;
-const DUST = 3;
-const UNEXPLORED = 4;
-
 function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const { graph, state, ledger: target, maxHops, minValueOf, signal, lastBlock } = input;
   const { from, to, block, asset, amountHigh } = graph;
@@ -274,52 +263,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const openH: number[] = [];
   const openL: number[] = [];
   const openValue: Array<bigint | null> = [];
-  const sumH = new Float64Array(assetCount * 5);
-  const sumL = new Float64Array(assetCount * 5);
-  const dustEdges = new Array<number>(assetCount).fill(0);
-  const add = (slot: number, h: number, l: number): void => {
-    let nl = sumL[slot]! + l;
-    let nh = sumH[slot]! + h;
-    if (nl >= LIMB) {
-      nl -= LIMB;
-      nh += 1;
-    }
-    if (nh > 2 ** 51 || nh < -(2 ** 51)) ledger.overflow = true;
-    sumH[slot] = nh;
-    sumL[slot] = nl;
-  };
-  const receivedSlot = new Map<number, number>();
-  let recvH = new Float64Array(64);
-  let recvL = new Float64Array(64);
-  const receive = (node: number, a: number, h: number, l: number): void => {
-    const key = node * assetCount + a;
-    let slot = receivedSlot.get(key);
-    if (slot === undefined) {
-      slot = receivedSlot.size;
-      receivedSlot.set(key, slot);
-      if (slot >= recvH.length) {
-        const nh = new Float64Array(recvH.length * 2);
-        nh.set(recvH);
-        recvH = nh;
-        const nl = new Float64Array(recvL.length * 2);
-        nl.set(recvL);
-        recvL = nl;
-      }
-    }
-    let nl = recvL[slot]! + l;
-    let nh = recvH[slot]! + h;
-    if (nl >= LIMB) {
-      nl -= LIMB;
-      nh += 1;
-    }
-    if (nh > 2 ** 51 || nh < -(2 ** 51)) ledger.overflow = true;
-    recvH[slot] = nh;
-    recvL[slot] = nl;
-  };
-  const edgeEvent: number[] = [];
-  const edgeTaintH: number[] = [];
-  const edgeTaintL: number[] = [];
-  const edgeHop: number[] = [];
+  const tally = new LimbTally(assetCount);
+  const { edgeEvent } = tally;
 
   // Running balances (limbs) of the addresses the sweep follows, until their ledgers open: over a graph
   // holding every event from genesis, what they received minus what they sent since genesis (the
@@ -376,7 +321,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       id = ledger.open(isSubject, h, l);
       openValue[id] = balance === null ? null : limbsToBigint(h, l);
     }
-    if (isSubject) add(a * 5 + SUBJECT, h, l);
+    if (isSubject) tally.add(a, SUBJECT, h, l);
     index.set(node, a, id);
     entryNode.push(node);
     entryAsset.push(a);
@@ -390,7 +335,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     return null;
   };
   for (let k = 0; k < count; k++) {
-    if (ledger.overflow) return abandon();
+    if (ledger.overflow || tally.overflow) return abandon();
     const e = order ? order[k]! : k;
     const f = from[e]!;
     const t = to[e]!;
@@ -429,43 +374,30 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       ledger.debit(fe, ah, al);
       th = ledger.outH;
       tl = ledger.outL;
-      if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
+      if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
       if (th > 0 || (th === 0 && tl > 0)) {
         const senderHop = hopNow[f]!;
         if (t === f) {
           delivered = true;
         } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
           delivered = true;
-          edgeEvent.push(e);
-          edgeTaintH.push(th);
-          edgeTaintL.push(tl);
-          edgeHop.push(senderHop + 1);
+          tally.emit(e, th, tl, senderHop + 1);
         } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
-          add(a * 5 + DUST, th, tl);
-          dustEdges[a]!++;
+          tally.dust(a, th, tl);
         } else {
           const hop = senderHop + 1;
-          const edge = edgeEvent.length;
-          edgeEvent.push(e);
-          edgeTaintH.push(th);
-          edgeTaintL.push(tl);
-          edgeHop.push(hop);
+          const edge = tally.emit(e, th, tl, hop);
           if (hop < hopNow[t]!) {
             if (tFollowed && hop < maxHops && hopNow[t]! >= maxHops) openEdge[t] = edge;
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
           if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
-            add(a * 5 + TERMINALS, th, tl);
-            receive(t, a, th, tl);
+            tally.receive(t, a, TERMINALS, th, tl);
           } else if (tFollowed && hopNow[t]! < maxHops) {
             delivered = true;
-          } else if (hopNow[t]! >= maxHops) {
-            add(a * 5 + HOP_LIMIT, th, tl);
-            receive(t, a, th, tl);
           } else {
-            add(a * 5 + UNEXPLORED, th, tl);
-            receive(t, a, th, tl);
+            tally.receive(t, a, hopNow[t]! >= maxHops ? HOP_LIMIT : UNEXPLORED, th, tl);
           }
         }
       }
@@ -486,7 +418,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       if (te < 0) te = entryFor(t, a);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
-      if (ledger.newH !== 0 || ledger.newL !== 0) add(a * 5 + SUBJECT, ledger.newH, ledger.newL);
+      if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
     } else if (tRuns) {
       const at = t * runStride + runOffset + 2 * a;
       let nh = run[at]! + ah;
@@ -500,28 +432,17 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       run[at + 1] = nl;
     }
   }
-  if (ledger.overflow) return abandon();
+  if (ledger.overflow || tally.overflow) return abandon();
 
   target.adopt(ledger);
-  const edgeTaint: bigint[] = new Array(edgeEvent.length);
-  for (let i = 0; i < edgeEvent.length; i++) edgeTaint[i] = limbsToBigint(edgeTaintH[i]!, edgeTaintL[i]!);
-  const receivedBy = new Map<number, bigint>();
-  for (const [key, slot] of receivedSlot) receivedBy.set(key, limbsToBigint(recvH[slot]!, recvL[slot]!));
-  const totals: SweepTotals[] = Array.from({ length: assetCount }, (_, a) => ({
-    subjectTaint: limbsToBigint(sumH[a * 5 + SUBJECT]!, sumL[a * 5 + SUBJECT]!),
-    toTerminals: limbsToBigint(sumH[a * 5 + TERMINALS]!, sumL[a * 5 + TERMINALS]!),
-    atHopLimit: limbsToBigint(sumH[a * 5 + HOP_LIMIT]!, sumL[a * 5 + HOP_LIMIT]!),
-    dust: limbsToBigint(sumH[a * 5 + DUST]!, sumL[a * 5 + DUST]!),
-    dustEdges: dustEdges[a]!,
-    unexplored: limbsToBigint(sumH[a * 5 + UNEXPLORED]!, sumL[a * 5 + UNEXPLORED]!),
-  }));
+  const { edgeTaint, receivedBy, totals } = tally.settle();
   const openingOf = genesisBalance
     ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
     : (id: number): bigint | null => openValue[id]!;
   return sweepResult({
     edgeEvent,
     edgeTaint,
-    edgeHop,
+    edgeHop: tally.edgeHop,
     hopNow,
     parentEdge,
     openEdge,
