@@ -456,7 +456,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
 }
 
 /** A sweep's result with `entries` and `opening` as views over its entry columns, built on first read. */
-function sweepResult(fields: Omit<SweepResult, "entries" | "opening">): SweepResult {
+export function sweepResult(fields: Omit<SweepResult, "entries" | "opening">): SweepResult {
   let entries: Array<[number, number, number]> | undefined;
   let opening: Array<bigint | null> | undefined;
   const { entryNode, entryAsset, openingOf } = fields;

@@ -1,6 +1,7 @@
 import { assetKey, normalizeAddress, type UsdPrice } from "./amounts";
 import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputation } from "./computation";
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
+import { runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
 import { assembleTraceResult, type TraceResult } from "./result";
 import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
@@ -183,9 +184,18 @@ function returnScratch(computation: TraceComputation, scratch: TraceScratch): vo
   if (pool.length < POOLED_PER_GRAPH) pool.push(scratch);
 }
 
+function addSubjects(graph: TransferGraph, state: DiscoveryState, request: NormalizedTraceRequest): void {
+  for (const subject of request.subjects) {
+    const node = graph.nodeOf(subject.address);
+    if (node !== undefined) state.addSubject(node, subject.incident_block);
+  }
+}
+
 /**
- * The synchronous core over a preloaded graph that holds every event (a synthetic chain): discovery
- * then the sweep, with opening balances from the graph's own history. No I/O.
+ * The synchronous core over a preloaded graph that holds every event (a synthetic chain), with opening
+ * balances from the graph's own history: the event-order engine (event-order.ts), or discovery then
+ * the sweep when a value is beyond the limbs' range or the graph is too large for address records.
+ * No I/O.
  */
 export function computeTraceOnGraph(
   graph: TransferGraph,
@@ -196,6 +206,11 @@ export function computeTraceOnGraph(
     deadlineReached?: () => boolean;
     signal?: AbortSignal;
     toBlock?: number;
+    /**
+     * `discovery`: discovery then the sweep, the engine a provider's trace runs, instead of the
+     * event-order walk. Both follow the same rules; they differ only in the order budgets are charged.
+     */
+    engine?: "event-order" | "discovery";
   } = {},
 ): TraceComputation {
   return computeWithScratch(graph, request, options).computation;
@@ -213,45 +228,54 @@ function computeWithScratch(
   const budget = resolveBudget(options.budget);
   const scratch = takeScratch(graph, normalized.max_hops);
   const state = scratch.state;
-  for (const subject of normalized.subjects) {
-    const node = graph.nodeOf(subject.address);
-    if (node === undefined) continue;
-    state.addSubject(node, subject.incident_block);
-  }
+  addSubjects(graph, state, normalized);
   const labelsOf = labelsLookup(graph.network, graph.addressOf, graph.nodeLabels, options.labels);
   const minValueOf = minValueFor(normalized, graph);
   const lastBlock = options.toBlock ?? (graph.eventCount > 0 ? graph.block[graph.eventCount - 1]! : 0);
-  runDiscovery(
-    graph,
-    state,
-    {
-      maxHops: normalized.max_hops,
-      minValueOf,
-      hubEventLimit: budget.hub_event_limit,
-      maxExpansions: budget.max_expansions,
-      maxEdges: budget.max_edges,
-      deadlineReached: options.deadlineReached ?? (() => false),
-      signal: options.signal,
-      complete: true,
-      lastBlock,
-    },
-    labelsOf,
-  );
-  const ledger = new TaintLedger(normalized.taint_model);
-  const balanceAt = graph.balanceAt;
-  const sweep = runSweep({
-    graph,
-    state,
-    ledger,
+  const limits = {
     maxHops: normalized.max_hops,
     minValueOf,
-    openingBalance: balanceAt ? (node, asset, block) => balanceAt(node, asset, block) : () => null,
-    genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
-    genesisLimbs: balanceAt ? () => graph.genesisLimbs : undefined,
+    hubEventLimit: budget.hub_event_limit,
+    maxExpansions: budget.max_expansions,
+    maxEdges: budget.max_edges,
+    deadlineReached: options.deadlineReached ?? (() => false),
     signal: options.signal,
     lastBlock,
-    tables: scratch.tables,
-  });
+  };
+  let ledger = new TaintLedger(normalized.taint_model);
+  const genesisLimbs = graph.balanceAt ? graph.genesisLimbs : undefined;
+  const walkable =
+    options.engine !== "discovery" &&
+    genesisLimbs !== undefined &&
+    graph.assets.length > 0 &&
+    genesisLimbs.length === 2 * graph.nodeCount * graph.assets.length &&
+    scratch.tables.pairRec !== null;
+  let sweep = walkable
+    ? runEventOrderTrace({ ...limits, graph, state, tables: scratch.tables, ledger, genesisLimbs, labelsOf })
+    : null;
+  if (!sweep) {
+    // Discovery, then the sweep (over bigint when a value is beyond the limbs' range).
+    if (walkable) {
+      state.reset(normalized.max_hops);
+      addSubjects(graph, state, normalized);
+    }
+    runDiscovery(graph, state, { ...limits, complete: true }, labelsOf);
+    ledger = new TaintLedger(normalized.taint_model);
+    const balanceAt = graph.balanceAt;
+    sweep = runSweep({
+      graph,
+      state,
+      ledger,
+      maxHops: normalized.max_hops,
+      minValueOf,
+      openingBalance: balanceAt ? (node, asset, block) => balanceAt(node, asset, block) : () => null,
+      genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
+      genesisLimbs: balanceAt ? () => graph.genesisLimbs : undefined,
+      signal: options.signal,
+      lastBlock,
+      tables: scratch.tables,
+    });
+  }
   const computation: TraceComputation = {
     request: normalized,
     graph,

@@ -181,7 +181,11 @@ describe("trace properties on random chains", () => {
         const second = await run(chain, input);
         expect(JSON.stringify(second)).toBe(JSON.stringify(first));
         const paged = await run(chain, input, { viaProvider: true });
-        expect(withoutSources(paged)).toEqual(withoutSources(first));
+        // The work counters say what each way of reading did: the provider is read for every address
+        // discovery may open, the preloaded graph walked for the addresses taint opened.
+        const map = (result: TraceResult) =>
+          withoutSources({ ...result, budget: { ...result.budget, edges_read: null, expansions: null } });
+        expect(map(paged)).toEqual(map(first));
       }),
       { numRuns: 100 },
     );
