@@ -64,6 +64,94 @@ export interface EventOrderInput {
   lastBlock: number;
 }
 
+interface BalanceIndex {
+  /** The asset of each entry of the incidence lists. */
+  readonly incidentAsset: Uint16Array;
+  /** The address's balance of that asset just after that entry's event, as limbs at [2i, 2i + 1]. */
+  readonly balanceAfter: Float64Array;
+  /** Where each event sits in its sender's and its receiver's incidence lists (a binary search spared per open). */
+  readonly fromPos: Uint32Array;
+  readonly toPos: Uint32Array;
+}
+const balanceIndexCache = new WeakMap<TransferGraph, BalanceIndex | null>();
+
+/**
+ * Every address's balance after each of its events, built once per graph (a graph holding every
+ * event from genesis): an address the walk opens reads its opening balance here instead of the walk
+ * keeping a running balance of every address. Null when a balance leaves the limbs' exact range.
+ */
+function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount: number): BalanceIndex | null {
+  const cached = balanceIndexCache.get(graph);
+  if (cached !== undefined) return cached;
+  const { from, to, asset, amountHigh, incident, incidentOffset } = graph;
+  const words = amountWords(graph);
+  const incidentAsset = new Uint16Array(incident.length);
+  const balanceAfter = new Float64Array(2 * incident.length);
+  const runH = new Float64Array(assetCount);
+  const runL = new Float64Array(assetCount);
+  const split = { h: 0, l: 0 };
+  const fromPos = new Uint32Array(graph.eventCount);
+  const toPos = new Uint32Array(graph.eventCount);
+  let index: BalanceIndex | null = { incidentAsset, balanceAfter, fromPos, toPos };
+  build: for (let node = 0; node < graph.nodeCount; node++) {
+    for (let a = 0; a < assetCount; a++) {
+      runH[a] = genesis[2 * (node * assetCount + a)]!;
+      runL[a] = genesis[2 * (node * assetCount + a) + 1]!;
+    }
+    const end = incidentOffset[node + 1]!;
+    for (let i = incidentOffset[node]!; i < end; i++) {
+      const e = incident[i]!;
+      const a = asset[e]!;
+      const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
+      const loWord = words[2 * e + AMOUNT_LO_WORD]!;
+      let ah: number;
+      let al: number;
+      if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
+        if (!bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, split)) {
+          index = null;
+          break build;
+        }
+        ah = split.h;
+        al = split.l;
+      } else {
+        ah = hiWord >>> 16;
+        al = (hiWord & 0xffff) * 2 ** 32 + loWord;
+      }
+      let h = runH[a]!;
+      let l = runL[a]!;
+      if (from[e] === node) fromPos[e] = i;
+      if (to[e] === node) toPos[e] = i;
+      if (to[e] === node) {
+        h += ah;
+        l += al;
+        if (l >= LIMB) {
+          l -= LIMB;
+          h += 1;
+        }
+      }
+      if (from[e] === node) {
+        h -= ah;
+        l -= al;
+        if (l < 0) {
+          l += LIMB;
+          h -= 1;
+        }
+      }
+      if (h > 2 ** 51 || h < -(2 ** 51)) {
+        index = null;
+        break build;
+      }
+      runH[a] = h;
+      runL[a] = l;
+      incidentAsset[i] = a;
+      balanceAfter[2 * i] = h;
+      balanceAfter[2 * i + 1] = l;
+    }
+  }
+  balanceIndexCache.set(graph, index);
+  return index;
+}
+
 /** An open address's ledger takes its events (for a subject, from its incident block on). */
 const LEDGER_OPEN = 32;
 /** The walk scans every event once the open addresses' events left exceed this share of all events left. */
@@ -76,11 +164,12 @@ const SCAN_RATIO = 0.125;
 export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const { graph, state, tables, maxHops, signal, genesisLimbs: genesis } = input;
   const { from, to, block, sub, time, asset, amountHigh, incident, incidentOffset } = graph;
-  const { pairRec, stride, hopNow, parentEdge, openEdge } = tables;
-  if (!pairRec) throw new Error("the event-order engine needs address records");
+  const { entryIds, hopNow, parentEdge, openEdge } = tables;
   const words = amountWords(graph);
   const assetCount = Math.max(1, graph.assets.length);
-  const runOffset = assetCount;
+  const balances = balanceIndexOf(graph, genesis, assetCount);
+  if (!balances) return null;
+  const { incidentAsset, balanceAfter, fromPos, toPos } = balances;
   const { flags, minHop, labelOf } = state;
   const ledger = new LimbLedger(input.ledger.model);
   const fifo = ledger.model === "fifo";
@@ -116,24 +205,29 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const entryAsset: number[] = [];
   const openH: number[] = [];
   const openL: number[] = [];
-  /** Ledger entry of (node, asset), opened with the genesis allocation plus the running balance. */
-  const entryFor = (node: number, a: number): number => {
-    const known = pairRec[node * stride + a]! - 1;
+  /** Ledger entry of (node, asset), opened at the node's incidence position `pos` with the balance just before it. */
+  const entryFor = (node: number, a: number, pos: number): number => {
+    const known = entryIds[node * assetCount + a]! - 1;
     if (known >= 0) return known;
-    const key = node * assetCount + a;
-    const at = node * stride + runOffset + 2 * a;
-    let h = pairRec[at]! + genesis[2 * key]!;
-    let l = pairRec[at + 1]! + genesis[2 * key + 1]!;
-    if (l >= LIMB) {
-      l -= LIMB;
-      h += 1;
+    let h: number;
+    let l: number;
+    const start = incidentOffset[node]!;
+    let i = pos - 1;
+    while (i >= start && incidentAsset[i] !== a) i--;
+    if (i >= start) {
+      h = balanceAfter[2 * i]!;
+      l = balanceAfter[2 * i + 1]!;
+    } else {
+      const key = node * assetCount + a;
+      h = genesis[2 * key]!;
+      l = genesis[2 * key + 1]!;
     }
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     const id = ledger.open(isSubject, h, l);
     openH[id] = h;
     openL[id] = l;
     if (isSubject) tally.add(a, SUBJECT, h, l);
-    pairRec[node * stride + a] = id + 1;
+    entryIds[node * assetCount + a] = id + 1;
     entryNode.push(node);
     entryAsset.push(a);
     return id;
@@ -150,37 +244,6 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     scratch.l = (hiWord & 0xffff) * 2 ** 32 + loWord;
     return true;
   };
-  let overflow = false;
-  /** Adds ±(h, l) to the running balance of (node, a). */
-  const moveRunning = (node: number, a: number, h: number, l: number, sign: 1 | -1): void => {
-    const at = node * stride + runOffset + 2 * a;
-    let nh = pairRec[at]! + sign * h;
-    let nl = pairRec[at + 1]! + sign * l;
-    if (nl >= LIMB) {
-      nl -= LIMB;
-      nh += 1;
-    } else if (nl < 0) {
-      nl += LIMB;
-      nh -= 1;
-    }
-    if (nh > 2 ** 51 || nh < -(2 ** 51)) overflow = true;
-    pairRec[at] = nh;
-    pairRec[at + 1] = nl;
-  };
-  /** The running balances of `node` from its events before incidence position `pos` (merging walk). */
-  const sumEarlierEvents = (node: number, pos: number): void => {
-    for (let i = incidentOffset[node]!; i < pos; i++) {
-      const e = incident[i]!;
-      if (!amountLimbs(e)) {
-        overflow = true;
-        return;
-      }
-      const a = asset[e]!;
-      if (from[e] === node) moveRunning(node, a, scratch.h, scratch.l, -1);
-      if (to[e] === node) moveRunning(node, a, scratch.h, scratch.l, 1);
-    }
-  };
-
   // The merging walk's cursors: a min-heap by event id of (position, end) in incidence lists.
   let heapKey = new Float64Array(64);
   let heapPos = new Uint32Array(64);
@@ -236,6 +299,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     heapEnd[i] = end;
   };
   let scanning = false;
+  let overflow = false;
 
   let stopped = false;
   const checkClock = (): void => {
@@ -287,13 +351,10 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     const i = pendingOrder[nextPending++]!;
     const node = pendingNode[i]!;
     flags[node]! |= LEDGER_OPEN;
-    if (!scanning) {
-      sumEarlierEvents(node, pendingPos[i]!);
-      pushCursor(pendingPos[i]!, pendingEnd[i]!);
-    }
+    if (!scanning) pushCursor(pendingPos[i]!, pendingEnd[i]!);
   };
 
-  /** Opens non-subject `node` at event e if the budgets allow; may flag it a hub or skipped instead. */
+  /** Opens non-subject `node`, the receiver of event e, if the budgets allow; may flag it a hub or skipped instead. */
   const open = (node: number, e: number): boolean => {
     if (stopped) return false;
     if (state.expansions >= input.maxExpansions) {
@@ -301,7 +362,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
       state.truncation.add("max_expansions");
       return false;
     }
-    const pos = incidentPositionOf(graph, node, e);
+    const pos = toPos[e]!;
     const end = endOf(node);
     const count = end - pos;
     if (!labelOf.has(node) && count > input.hubEventLimit) {
@@ -320,10 +381,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     state.arrivalBlock[node] = block[e]!;
     state.arrivalSub[node] = sub[e]!;
     state.arrivalTime[node] = time[e]!;
-    if (!scanning) {
-      sumEarlierEvents(node, pos);
-      pushCursor(pos + 1, end);
-    }
+    if (!scanning) pushCursor(pos + 1, end);
     return true;
   };
 
@@ -344,7 +402,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     let tl = 0;
     let delivered = false;
     if (fOpen) {
-      ledger.debit(entryFor(f, a), ah, al);
+      ledger.debit(entryFor(f, a, fromPos[e]!), ah, al);
       th = ledger.outH;
       tl = ledger.outL;
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
@@ -390,16 +448,12 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
           }
         }
       }
-    } else if (scanning) {
-      moveRunning(f, a, ah, al, -1);
     }
     if (tOpen) {
-      const te = entryFor(t, a);
+      const te = entryFor(t, a, toPos[e]!);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
-    } else if (scanning) {
-      moveRunning(t, a, ah, al, 1);
     }
   };
 
@@ -441,41 +495,17 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   }
 
   if (scanFrom < endEvent) {
-    // Catch up the running balances of every address not open, over the events already walked.
     scanning = true;
-    tables.runWrittenEverywhere = true;
-    for (let e = 0; e < scanFrom; e++) {
-      const f = from[e]!;
-      const t = to[e]!;
-      const fOpen = (flags[f]! & LEDGER_OPEN) !== 0;
-      const tOpen = (flags[t]! & LEDGER_OPEN) !== 0;
-      if (fOpen && tOpen) continue;
-      if (!amountLimbs(e)) return abandon();
-      const a = asset[e]!;
-      if (!fOpen) moveRunning(f, a, scratch.h, scratch.l, -1);
-      if (!tOpen) moveRunning(t, a, scratch.h, scratch.l, 1);
-    }
     for (let e = scanFrom; e < endEvent; e++) {
       while (nextSubjectEvent() <= e) openNextSubject();
       if ((e & 4095) === 0) checkClock();
-      const f = from[e]!;
-      const t = to[e]!;
-      if (((flags[f]! | flags[t]!) & LEDGER_OPEN) === 0) {
-        // Neither end is open: only the running balances move.
-        if (!amountLimbs(e)) return abandon();
-        const a = asset[e]!;
-        moveRunning(f, a, scratch.h, scratch.l, -1);
-        moveRunning(t, a, scratch.h, scratch.l, 1);
-        continue;
-      }
+      if (((flags[from[e]!]! | flags[to[e]!]!) & LEDGER_OPEN) === 0) continue;
       step(e);
       if (failed()) return abandon();
     }
-    if (overflow) return abandon();
   }
 
   function abandon(): null {
-    tables.runWrittenEverywhere = true;
     resetSweepTables(tables, graph, state, tally.edgeEvent, entryNode, entryAsset);
     return null;
   }
@@ -490,7 +520,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     parentEdge,
     openEdge,
     entryOf: (node, a) => {
-      const id = pairRec[node * stride + a]! - 1;
+      const id = entryIds[node * assetCount + a]! - 1;
       return id >= 0 ? id : undefined;
     },
     entryNode,

@@ -90,8 +90,8 @@ export interface SweepTables {
   readonly hopNow: Uint8Array;
   readonly parentEdge: Int32Array;
   readonly openEdge: Int32Array;
-  /** Set when a sweep wrote running balances of addresses it did not open: the reset then clears all. */
-  runWrittenEverywhere: boolean;
+  /** Ledger id + 1 of (node × assets + asset), 0: none; the event-order engine's index (compact, unlike `pairRec`). */
+  readonly entryIds: Int32Array;
 }
 
 export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
@@ -105,7 +105,7 @@ export function createSweepTables(nodeCount: number, assetCount: number): SweepT
     hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
     parentEdge: new Int32Array(nodeCount).fill(-1),
     openEdge: new Int32Array(nodeCount).fill(-1),
-    runWrittenEverywhere: false,
+    entryIds: new Int32Array(nodeCount * assets),
   };
 }
 
@@ -127,8 +127,8 @@ export function resetSweepTables(
   if (pairRec) {
     for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = 0;
   }
-  if (pairRec && tables.runWrittenEverywhere) pairRec.fill(0);
-  tables.runWrittenEverywhere = false;
+  const assets = stride / 3;
+  for (let id = 0; id < entryNode.length; id++) tables.entryIds[entryNode[id]! * assets + entryAsset[id]!] = 0;
   for (const node of touchedNodes(state, graph.nodeCount)) {
     tables.hopNow[node] = UNREACHED;
     tables.parentEdge[node] = -1;

@@ -213,7 +213,24 @@ export function computeTraceOnGraph(
     engine?: "event-order" | "discovery";
   } = {},
 ): TraceComputation {
-  return computeWithScratch(graph, request, options).computation;
+  const { computation, scratch } = computeWithScratch(graph, request, options);
+  lentScratch.set(computation, scratch);
+  return computation;
+}
+
+/** Scratch sets lent to computations `computeTraceOnGraph` returned, until `releaseTraceComputation`. */
+const lentScratch = new WeakMap<TraceComputation, TraceScratch>();
+
+/**
+ * Gives the per-address arrays of a computation from `computeTraceOnGraph` back to the graph's pool,
+ * so the next trace over the graph reuses them instead of allocating and filling arrays as long as
+ * the graph. The computation must not be read after. Optional: unreleased arrays are collected.
+ */
+export function releaseTraceComputation(computation: TraceComputation): void {
+  const scratch = lentScratch.get(computation);
+  if (!scratch) return;
+  lentScratch.delete(computation);
+  returnScratch(computation, scratch);
 }
 
 function computeWithScratch(
@@ -248,8 +265,7 @@ function computeWithScratch(
     options.engine !== "discovery" &&
     genesisLimbs !== undefined &&
     graph.assets.length > 0 &&
-    genesisLimbs.length === 2 * graph.nodeCount * graph.assets.length &&
-    scratch.tables.pairRec !== null;
+    genesisLimbs.length === 2 * graph.nodeCount * graph.assets.length;
   let sweep = walkable
     ? runEventOrderTrace({ ...limits, graph, state, tables: scratch.tables, ledger, genesisLimbs, labelsOf })
     : null;
