@@ -62,6 +62,12 @@ export interface EventOrderInput {
   signal: AbortSignal | undefined;
   /** Last block of the trace window; later events are ignored. */
   lastBlock: number;
+  /**
+   * The walk scans every event once the open addresses' events left exceed this share of the events
+   * left (default SCAN_RATIO). 0 scans from the first event on, Infinity never: both forms give the same
+   * outcome, and the engine's tests hold them to it.
+   */
+  scanRatio?: number;
 }
 
 interface BalanceIndex {
@@ -154,8 +160,8 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
 
 /** An open address's ledger takes its events (for a subject, from its incident block on). */
 const LEDGER_OPEN = 32;
-/** The walk scans every event once the open addresses' events left exceed this share of all events left. */
-const SCAN_RATIO = 0.125;
+/** See `EventOrderInput.scanRatio`. */
+export const SCAN_RATIO = 0.125;
 
 /**
  * Runs the trace; null when a value left the limbs' exact range (the caller then traces with the
@@ -174,6 +180,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const ledger = new LimbLedger(input.ledger.model);
   const fifo = ledger.model === "fifo";
   const tally = new LimbTally(assetCount);
+  const scanRatio = input.scanRatio ?? SCAN_RATIO;
   const scratch = { h: 0, l: 0 };
 
   const minH = new Float64Array(assetCount);
@@ -488,7 +495,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     step(top);
     if (failed()) return abandon();
     if ((++done & 4095) === 0) checkClock();
-    if (listed > (endEvent - top) * SCAN_RATIO) {
+    if (listed > (endEvent - top) * scanRatio) {
       scanFrom = top + 1;
       break;
     }

@@ -41,6 +41,44 @@ describe("hop limit", () => {
     expect(result.truncated).toBe(false);
   });
 
+  it("counts taint that reaches an address at the hop limit there, and opens the address only when taint reaches it sooner", async () => {
+    const late = chainOf(
+      [
+        [1, 2, 300, 2],
+        [2, 3, 300, 3],
+        [1, 3, 200, 4],
+        [3, 4, 500, 5],
+      ],
+      { genesis: [[1, 1000]] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(late, { subjects: [[1, 1]], viaProvider, request: { max_hops: 2 } });
+      // The 300 that reached 3 at hop 2 stays counted at the hop limit; 3 opens at hop 1 holding it as
+      // clean balance, so under fifo only the later 200 leaves for 4.
+      expect(edgeList(result)).toEqual([
+        [1, 2, "300", "300", 1],
+        [2, 3, "300", "300", 2],
+        [1, 3, "200", "200", 1],
+        [3, 4, "500", "200", 2],
+      ]);
+      expect(walletList(result)).toEqual([
+        [1, "subject", 0],
+        [2, "intermediary", 1],
+        [3, "intermediary", 1],
+        [4, "frontier", 2],
+      ]);
+      expect(totalsOf(result)).toEqual({
+        subject_taint: "1000",
+        to_terminals: "0",
+        retained: "500",
+        at_hop_limit: "500",
+        dust: "0",
+        dust_edges: 0,
+        unexplored: "0",
+      });
+    }
+  });
+
   it("goes one hop further when max_hops grows by one", async () => {
     const result = await traceChain(chain, { subjects: [[1, 1]], request: { max_hops: 3 } });
     expect(walletList(result)).toEqual([
