@@ -50,6 +50,9 @@ export interface EventOrderInput {
   tables: SweepTables;
   /** Receives the final ledger state. */
   ledger: TaintLedger;
+  /** A ledger over limbs and a tally to reuse (reset first), as a trace's pooled arrays are. */
+  limbLedger?: LimbLedger;
+  tally?: LimbTally;
   /** `TransferGraph.genesisLimbs`. */
   genesisLimbs: Float64Array;
   maxHops: number;
@@ -177,9 +180,11 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   if (!balances) return null;
   const { incidentAsset, balanceAfter, fromPos, toPos } = balances;
   const { flags, minHop, labelOf } = state;
-  const ledger = new LimbLedger(input.ledger.model);
+  const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
+  ledger.reset(input.ledger.model);
   const fifo = ledger.model === "fifo";
-  const tally = new LimbTally(assetCount);
+  const tally = input.tally ?? new LimbTally(assetCount);
+  tally.reset(assetCount);
   const scanRatio = input.scanRatio ?? SCAN_RATIO;
   const scratch = { h: 0, l: 0 };
 
@@ -513,16 +518,16 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   }
 
   function abandon(): null {
-    resetSweepTables(tables, graph, state, tally.edgeEvent, entryNode, entryAsset);
+    resetSweepTables(tables, graph, state, tally.edgeEvents(), entryNode, entryAsset);
     return null;
   }
 
   input.ledger.adopt(ledger);
-  const { edgeTaint, receivedBy, totals } = tally.settle();
+  const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = tally.settle();
   return sweepResult({
-    edgeEvent: tally.edgeEvent,
+    edgeEvent,
     edgeTaint,
-    edgeHop: tally.edgeHop,
+    edgeHop,
     hopNow,
     parentEdge,
     openEdge,

@@ -102,10 +102,10 @@ function growByte(array: Uint8Array<ArrayBuffer>, size: number): Uint8Array<Arra
 }
 
 export class LimbLedger {
-  readonly model: TaintModel;
-  private readonly fifo: boolean;
-  private readonly haircut: boolean;
-  private readonly poison: boolean;
+  model: TaintModel;
+  private fifo: boolean;
+  private haircut: boolean;
+  private poison: boolean;
   size = 0;
   /** Set once any value left the exact range; the caller must then discard the ledger's results. */
   overflow = false;
@@ -139,6 +139,27 @@ export class LimbLedger {
     this.fifo = model === "fifo";
     this.haircut = model === "haircut";
     this.poison = model === "poison";
+  }
+
+  /**
+   * Empty again, for a new sweep under `model`, keeping its arrays: a ledger reused across traces over a
+   * large graph spares each one growing (and the system zeroing) megabytes of records. Entries and lots
+   * are written whole when opened, so nothing of the last sweep shows through.
+   */
+  reset(model: TaintModel): void {
+    this.model = model;
+    this.fifo = model === "fifo";
+    this.haircut = model === "haircut";
+    this.poison = model === "poison";
+    this.size = 0;
+    this.overflow = false;
+    this.lotCount = 0;
+    this.freeLot = -1;
+    this.pieceCount = 0;
+    this.outH = 0;
+    this.outL = 0;
+    this.newH = 0;
+    this.newL = 0;
   }
 
   private check(h: number): void {

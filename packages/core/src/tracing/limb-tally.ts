@@ -24,22 +24,42 @@ export interface SweepTotals {
  * discards the tally.
  */
 export class LimbTally {
-  readonly edgeEvent: number[] = [];
-  readonly edgeHop: number[] = [];
-  private readonly edgeTaintH: number[] = [];
-  private readonly edgeTaintL: number[] = [];
-  private readonly sumH: Float64Array;
-  private readonly sumL: Float64Array;
-  private readonly dustEdges: number[];
+  /** Emitted edges: event, hop and taint (limbs) in columns that grow by doubling and are kept across `reset`. */
+  private events = new Uint32Array(1024);
+  private hops = new Uint8Array(1024);
+  private taintH = new Float64Array(1024);
+  private taintL = new Float64Array(1024);
+  edgeCount = 0;
+  private assetCount = 1;
+  private sumH = new Float64Array(BUCKETS);
+  private sumL = new Float64Array(BUCKETS);
+  private dustEdges: number[] = [0];
   private readonly receivedSlot = new Map<number, number>();
   private recvH = new Float64Array(64);
   private recvL = new Float64Array(64);
   overflow = false;
 
-  constructor(private readonly assetCount: number) {
+  constructor(assetCount: number) {
+    this.reset(assetCount);
+  }
+
+  /**
+   * Empty again for a sweep over `assetCount` assets, keeping its columns: a tally reused across
+   * traces spares each one growing them again. Views a previous `settle` gave out are overwritten.
+   */
+  reset(assetCount: number): void {
+    this.assetCount = assetCount;
+    this.edgeCount = 0;
     this.sumH = new Float64Array(assetCount * BUCKETS);
     this.sumL = new Float64Array(assetCount * BUCKETS);
     this.dustEdges = new Array<number>(assetCount).fill(0);
+    this.receivedSlot.clear();
+    this.overflow = false;
+  }
+
+  /** The emitted edges' events so far (a view, valid until the next `reset`). */
+  edgeEvents(): Uint32Array {
+    return this.events.subarray(0, this.edgeCount);
   }
 
   /** Adds (h, l) to `bucket` of asset `a`. */
@@ -77,6 +97,9 @@ export class LimbTally {
         nl.set(this.recvL);
         this.recvL = nl;
       }
+      // A slot of an earlier sweep's may still hold its sum.
+      this.recvH[slot] = 0;
+      this.recvL[slot] = 0;
     }
     let nl = this.recvL[slot]! + l;
     let nh = this.recvH[slot]! + h;
@@ -91,19 +114,42 @@ export class LimbTally {
 
   /** Emits a trace edge; returns its index. */
   emit(event: number, h: number, l: number, hop: number): number {
-    const edge = this.edgeEvent.length;
-    this.edgeEvent.push(event);
-    this.edgeTaintH.push(h);
-    this.edgeTaintL.push(l);
-    this.edgeHop.push(hop);
+    const edge = this.edgeCount++;
+    if (edge === this.events.length) {
+      const events = new Uint32Array(edge * 2);
+      events.set(this.events);
+      this.events = events;
+      const hops = new Uint8Array(edge * 2);
+      hops.set(this.hops);
+      this.hops = hops;
+      const taintH = new Float64Array(edge * 2);
+      taintH.set(this.taintH);
+      this.taintH = taintH;
+      const taintL = new Float64Array(edge * 2);
+      taintL.set(this.taintL);
+      this.taintL = taintL;
+    }
+    this.events[edge] = event;
+    this.hops[edge] = hop;
+    this.taintH[edge] = h;
+    this.taintL[edge] = l;
     return edge;
   }
 
-  /** The edges' taint, the taint received per (node × assetCount + asset) and the totals per asset, as bigint. */
-  settle(): { edgeTaint: bigint[]; receivedBy: Map<number, bigint>; totals: SweepTotals[] } {
-    const { edgeTaintH, edgeTaintL, sumH, sumL } = this;
-    const edgeTaint: bigint[] = new Array(edgeTaintH.length);
-    for (let i = 0; i < edgeTaintH.length; i++) edgeTaint[i] = limbsToBigint(edgeTaintH[i]!, edgeTaintL[i]!);
+  /**
+   * The edges (views valid until the next `reset`) with their taint as bigint, the taint received per
+   * (node × assetCount + asset) and the totals per asset.
+   */
+  settle(): {
+    edgeEvent: Uint32Array;
+    edgeHop: Uint8Array;
+    edgeTaint: bigint[];
+    receivedBy: Map<number, bigint>;
+    totals: SweepTotals[];
+  } {
+    const { taintH, taintL, sumH, sumL, edgeCount } = this;
+    const edgeTaint: bigint[] = new Array(edgeCount);
+    for (let i = 0; i < edgeCount; i++) edgeTaint[i] = limbsToBigint(taintH[i]!, taintL[i]!);
     const receivedBy = new Map<number, bigint>();
     for (const [key, slot] of this.receivedSlot) {
       receivedBy.set(key, limbsToBigint(this.recvH[slot]!, this.recvL[slot]!));
@@ -118,6 +164,12 @@ export class LimbTally {
       dustEdges: this.dustEdges[a]!,
       unexplored: total(a, UNEXPLORED),
     }));
-    return { edgeTaint, receivedBy, totals };
+    return {
+      edgeEvent: this.events.subarray(0, edgeCount),
+      edgeHop: this.hops.subarray(0, edgeCount),
+      edgeTaint,
+      receivedBy,
+      totals,
+    };
   }
 }

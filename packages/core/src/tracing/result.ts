@@ -12,6 +12,7 @@ import {
 } from "./hypotheses";
 import { describeFreezeCapability, type IssuerControls, type IssuerRegistry } from "./issuer-registry";
 import { compareText, labelsValidAt } from "./labels";
+import type { NumberColumn } from "./sweep";
 import type { TaintModel } from "./taint";
 import { amountOf, decodeSub } from "./transfer-graph";
 import type { AddressLabel, AssetRef, ChainProvider, ChainRequestRef, LabelCategory, Network } from "./types";
@@ -266,7 +267,7 @@ function isoFromUnix(seconds: number): string {
 }
 
 /** Indices of `events` in ascending event order, equal events in index order. */
-function timeOrderOf(events: readonly number[]): number[] {
+function timeOrderOf(events: NumberColumn): number[] {
   const count = events.length;
   // One number per edge (event · count + index) sorts without a comparator when it stays exact.
   if (count > 0 && 2 ** 32 * count <= Number.MAX_SAFE_INTEGER) {
@@ -277,7 +278,7 @@ function timeOrderOf(events: readonly number[]): number[] {
     for (let k = 0; k < count; k++) order[k] = keys[k]! % count;
     return order;
   }
-  return events.map((_, i) => i).sort((a, b) => events[a]! - events[b]! || a - b);
+  return Array.from({ length: count }, (_, i) => i).sort((a, b) => events[a]! - events[b]! || a - b);
 }
 
 async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {

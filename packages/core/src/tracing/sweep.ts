@@ -36,11 +36,14 @@ import {
  * (budget).
  */
 
+/** A column of numbers: an array, or a typed array kept for reuse by the engine that filled it. */
+export type NumberColumn = ArrayLike<number> & Iterable<number>;
+
 export interface SweepResult {
   /** Emitted edges: graph event id, tainted amount, hop (1 = sent by a subject). */
-  edgeEvent: number[];
+  edgeEvent: NumberColumn;
   edgeTaint: bigint[];
-  edgeHop: number[];
+  edgeHop: NumberColumn;
   /** Fewest hops at which taint reached each address (UNREACHED if it never did). */
   hopNow: Uint8Array;
   /** Index of the edge that first gave the address its `hopNow`, or −1. */
@@ -114,7 +117,7 @@ export function resetSweepTables(
   tables: SweepTables,
   graph: TransferGraph,
   state: SweepState,
-  edgeEvent: readonly number[],
+  edgeEvent: NumberColumn,
   entryNode: ArrayLike<number>,
   entryAsset: ArrayLike<number>,
 ): void {
@@ -264,7 +267,6 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const openL: number[] = [];
   const openValue: Array<bigint | null> = [];
   const tally = new LimbTally(assetCount);
-  const { edgeEvent } = tally;
 
   // Running balances (limbs) of the addresses the sweep follows, until their ledgers open: over a graph
   // holding every event from genesis, what they received minus what they sent since genesis (the
@@ -331,7 +333,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   const count = order ? order.length : graph.eventCount;
   // Beyond the limbs' range: restore the caller's tables for the bigint sweep that runs instead.
   const abandon = (): null => {
-    if (input.tables) resetSweepTables(tables, graph, state, edgeEvent, entryNode, entryAsset);
+    if (input.tables) resetSweepTables(tables, graph, state, tally.edgeEvents(), entryNode, entryAsset);
     return null;
   };
   for (let k = 0; k < count; k++) {
@@ -435,14 +437,14 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   if (ledger.overflow || tally.overflow) return abandon();
 
   target.adopt(ledger);
-  const { edgeTaint, receivedBy, totals } = tally.settle();
+  const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = tally.settle();
   const openingOf = genesisBalance
     ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
     : (id: number): bigint | null => openValue[id]!;
   return sweepResult({
     edgeEvent,
     edgeTaint,
-    edgeHop: tally.edgeHop,
+    edgeHop,
     hopNow,
     parentEdge,
     openEdge,

@@ -3,6 +3,8 @@ import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputati
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
+import { LimbLedger } from "./limb-ledger";
+import { LimbTally } from "./limb-tally";
 import { assembleTraceResult, type TraceResult } from "./result";
 import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
 import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
@@ -156,6 +158,8 @@ function resolveBudget(budget: TraceBudget | undefined): Required<TraceBudget> {
 interface TraceScratch {
   state: DiscoveryState;
   tables: SweepTables;
+  limbLedger: LimbLedger;
+  tally: LimbTally;
 }
 const scratchPool = new WeakMap<TransferGraph, TraceScratch[]>();
 /** Sets kept per graph: enough for the traces a process runs at once over one graph. */
@@ -169,7 +173,12 @@ function takeScratch(graph: TransferGraph, maxHops: number): TraceScratch {
   }
   const state = new DiscoveryState(maxHops);
   state.ensureCapacity(graph.nodeCount);
-  return { state, tables: createSweepTables(graph.nodeCount, graph.assets.length) };
+  return {
+    state,
+    tables: createSweepTables(graph.nodeCount, graph.assets.length),
+    limbLedger: new LimbLedger("fifo"),
+    tally: new LimbTally(1),
+  };
 }
 
 /** Restores what the computation's trace wrote and pools its arrays; the computation must not be read after. */
@@ -267,7 +276,17 @@ function computeWithScratch(
     graph.assets.length > 0 &&
     genesisLimbs.length === 2 * graph.nodeCount * graph.assets.length;
   let sweep = walkable
-    ? runEventOrderTrace({ ...limits, graph, state, tables: scratch.tables, ledger, genesisLimbs, labelsOf })
+    ? runEventOrderTrace({
+        ...limits,
+        graph,
+        state,
+        tables: scratch.tables,
+        ledger,
+        limbLedger: scratch.limbLedger,
+        tally: scratch.tally,
+        genesisLimbs,
+        labelsOf,
+      })
     : null;
   if (!sweep) {
     // Discovery, then the sweep (over bigint when a value is beyond the limbs' range).

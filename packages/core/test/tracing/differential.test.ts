@@ -108,9 +108,9 @@ function sweepFacts(computation: TraceComputation) {
   const { sweep, ledger } = computation;
   const receivedBy = [...sweep.receivedBy].sort((a, b) => a[0] - b[0]);
   return {
-    edgeEvent: sweep.edgeEvent,
+    edgeEvent: [...sweep.edgeEvent],
     edgeTaint: sweep.edgeTaint,
-    edgeHop: sweep.edgeHop,
+    edgeHop: [...sweep.edgeHop],
     hopNow: [...sweep.hopNow],
     parentEdge: [...sweep.parentEdge],
     openEdge: [...sweep.openEdge],

@@ -373,7 +373,9 @@ export async function assembleTraceResult(
   });
 
   // Edges, in time order (graph event ids are time-ordered).
-  const edgeOrder = sweep.edgeEvent.map((_, i) => i).sort((a, b) => sweep.edgeEvent[a]! - sweep.edgeEvent[b]! || a - b);
+  const edgeOrder = Array.from({ length: sweep.edgeEvent.length }, (_, i) => i).sort(
+    (a, b) => sweep.edgeEvent[a]! - sweep.edgeEvent[b]! || a - b,
+  );
   const edgeIdOf = new Array<string>(sweep.edgeEvent.length);
   const edges: TraceEdge[] = [];
   const edgeFinal = new Array<boolean>(sweep.edgeEvent.length);
