@@ -508,8 +508,12 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
 
   if (scanFrom < endEvent) {
     scanning = true;
+    let upcoming = nextSubjectEvent();
     for (let e = scanFrom; e < endEvent; e++) {
-      while (nextSubjectEvent() <= e) openNextSubject();
+      if (upcoming <= e) {
+        while (nextSubjectEvent() <= e) openNextSubject();
+        upcoming = nextSubjectEvent();
+      }
       if ((e & 4095) === 0) checkClock();
       if (((flags[from[e]!]! | flags[to[e]!]!) & LEDGER_OPEN) === 0) continue;
       step(e);
