@@ -73,10 +73,15 @@ export interface EventOrderInput {
   scanRatio?: number;
 }
 
+/** Assets a balance index packs beside the low limb (l + asset · 2^48 stays below 2^53). */
+const PACKED_ASSETS = 32;
+
 interface BalanceIndex {
-  /** The asset of each entry of the incidence lists. */
-  readonly incidentAsset: Uint16Array;
-  /** The address's balance of that asset just after that entry's event, as limbs at [2i, 2i + 1]. */
+  /**
+   * For entry i of the incidence lists, the address's balance of the entry's asset just after its event:
+   * the high limb at [2i], and at [2i + 1] the low limb plus asset · 2^48, so the asset and the balance
+   * are read from one place when an address opens.
+   */
   readonly balanceAfter: Float64Array;
   /** Where each event sits in its sender's and its receiver's incidence lists (a binary search spared per open). */
   readonly fromPos: Uint32Array;
@@ -92,16 +97,16 @@ const balanceIndexCache = new WeakMap<TransferGraph, BalanceIndex | null>();
 function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount: number): BalanceIndex | null {
   const cached = balanceIndexCache.get(graph);
   if (cached !== undefined) return cached;
+  if (assetCount > PACKED_ASSETS) return null;
   const { from, to, asset, amountHigh, incident, incidentOffset } = graph;
   const words = amountWords(graph);
-  const incidentAsset = new Uint16Array(incident.length);
   const balanceAfter = new Float64Array(2 * incident.length);
   const runH = new Float64Array(assetCount);
   const runL = new Float64Array(assetCount);
   const split = { h: 0, l: 0 };
   const fromPos = new Uint32Array(graph.eventCount);
   const toPos = new Uint32Array(graph.eventCount);
-  let index: BalanceIndex | null = { incidentAsset, balanceAfter, fromPos, toPos };
+  let index: BalanceIndex | null = { balanceAfter, fromPos, toPos };
   build: for (let node = 0; node < graph.nodeCount; node++) {
     for (let a = 0; a < assetCount; a++) {
       runH[a] = genesis[2 * (node * assetCount + a)]!;
@@ -152,9 +157,8 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
       }
       runH[a] = h;
       runL[a] = l;
-      incidentAsset[i] = a;
       balanceAfter[2 * i] = h;
-      balanceAfter[2 * i + 1] = l;
+      balanceAfter[2 * i + 1] = l + a * LIMB;
     }
   }
   balanceIndexCache.set(graph, index);
@@ -172,13 +176,13 @@ export const SCAN_RATIO = 0.125;
  */
 export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const { graph, state, tables, maxHops, signal, genesisLimbs: genesis } = input;
-  const { from, to, block, sub, time, asset, amountHigh, incident, incidentOffset } = graph;
+  const { from, to, block, time, asset, amountHigh, incident, incidentOffset } = graph;
   const { entryIds, hopNow, parentEdge, openEdge } = tables;
   const words = amountWords(graph);
   const assetCount = Math.max(1, graph.assets.length);
   const balances = balanceIndexOf(graph, genesis, assetCount);
   if (!balances) return null;
-  const { incidentAsset, balanceAfter, fromPos, toPos } = balances;
+  const { balanceAfter, fromPos, toPos } = balances;
   const { flags, minHop, labelOf } = state;
   const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
   ledger.reset(input.ledger.model);
@@ -218,17 +222,19 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const openH: number[] = [];
   const openL: number[] = [];
   /** Ledger entry of (node, asset), opened at the node's incidence position `pos` with the balance just before it. */
-  const entryFor = (node: number, a: number, pos: number): number => {
+  function entryFor(node: number, a: number, pos: number): number {
     const known = entryIds[node * assetCount + a]! - 1;
     if (known >= 0) return known;
     let h: number;
     let l: number;
     const start = incidentOffset[node]!;
     let i = pos - 1;
-    while (i >= start && incidentAsset[i] !== a) i--;
+    const low = a * LIMB;
+    const high = low + LIMB;
+    while (i >= start && !(balanceAfter[2 * i + 1]! >= low && balanceAfter[2 * i + 1]! < high)) i--;
     if (i >= start) {
       h = balanceAfter[2 * i]!;
-      l = balanceAfter[2 * i + 1]!;
+      l = balanceAfter[2 * i + 1]! - low;
     } else {
       const key = node * assetCount + a;
       h = genesis[2 * key]!;
@@ -243,10 +249,10 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     entryNode.push(node);
     entryAsset.push(a);
     return id;
-  };
+  }
 
   /** Event e's amount as limbs in `scratch`; false when beyond their range. */
-  const amountLimbs = (e: number): boolean => {
+  function amountLimbs(e: number): boolean {
     const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
     const loWord = words[2 * e + AMOUNT_LO_WORD]!;
     if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
@@ -255,7 +261,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     scratch.h = hiWord >>> 16;
     scratch.l = (hiWord & 0xffff) * 2 ** 32 + loWord;
     return true;
-  };
+  }
   // The merging walk's cursors: a min-heap by event id of (position, end) in incidence lists.
   let heapKey = new Float64Array(64);
   let heapPos = new Uint32Array(64);
@@ -263,7 +269,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   let heapSize = 0;
   /** Events left in the open addresses' lists (an event in two lists counts twice). */
   let listed = 0;
-  const siftDown = (start: number): void => {
+  function siftDown(start: number): void {
     let i = start;
     const key = heapKey[i]!;
     const pos = heapPos[i]!;
@@ -281,8 +287,8 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     heapKey[i] = key;
     heapPos[i] = pos;
     heapEnd[i] = end;
-  };
-  const pushCursor = (pos: number, end: number): void => {
+  }
+  function pushCursor(pos: number, end: number): void {
     if (pos >= end) return;
     listed += end - pos;
     if (heapSize === heapKey.length) {
@@ -309,18 +315,18 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     heapKey[i] = key;
     heapPos[i] = pos;
     heapEnd[i] = end;
-  };
+  }
   let scanning = false;
   let overflow = false;
 
   let stopped = false;
-  const checkClock = (): void => {
+  function checkClock(): void {
     signal?.throwIfAborted();
     if (!stopped && input.deadlineReached()) {
       stopped = true;
       state.truncation.add("deadline");
     }
-  };
+  }
   // Subjects: admitted first, in the order given, as discovery does; each opens at its first event
   // from its incident block on. A deadline already passed admits nothing.
   checkClock();
@@ -359,15 +365,15 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   let nextPending = 0;
   const nextSubjectEvent = (): number =>
     nextPending < pendingOrder.length ? incident[pendingPos[pendingOrder[nextPending]!]!]! : Number.POSITIVE_INFINITY;
-  const openNextSubject = (): void => {
+  function openNextSubject(): void {
     const i = pendingOrder[nextPending++]!;
     const node = pendingNode[i]!;
     flags[node]! |= LEDGER_OPEN;
     if (!scanning) pushCursor(pendingPos[i]!, pendingEnd[i]!);
-  };
+  }
 
   /** Opens non-subject `node`, the receiver of event e, if the budgets allow; may flag it a hub or skipped instead. */
-  const open = (node: number, e: number): boolean => {
+  function open(node: number, e: number): boolean {
     if (stopped) return false;
     if (state.expansions >= input.maxExpansions) {
       flags[node]! |= NODE_SKIPPED;
@@ -390,15 +396,12 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     state.expansions++;
     flags[node]! |= NODE_EXPANDED | LEDGER_OPEN;
     state.expanded.push(node);
-    state.arrivalBlock[node] = block[e]!;
-    state.arrivalSub[node] = sub[e]!;
-    state.arrivalTime[node] = time[e]!;
     if (!scanning) pushCursor(pos + 1, end);
     return true;
-  };
+  }
 
   /** Moves event e through the ledgers of its open ends (at least one is open). */
-  const step = (e: number): void => {
+  function step(e: number): void {
     const f = from[e]!;
     const t = to[e]!;
     const fOpen = (flags[f]! & LEDGER_OPEN) !== 0;
@@ -467,7 +470,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
     }
-  };
+  }
 
   const failed = (): boolean => overflow || ledger.overflow || tally.overflow;
 

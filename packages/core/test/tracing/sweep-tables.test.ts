@@ -31,7 +31,8 @@ function worstCase(model: TaintModel): TraceComputation {
       taint_model: model,
       traced_at: "2026-07-05T12:00:00.000Z",
     },
-    { budget: { max_expansions: 1_000_000, max_edges: 10_000_000, hub_event_limit: 10_000_000 } },
+    // Discovery's state is what the sweep reads.
+    { budget: { max_expansions: 1_000_000, max_edges: 10_000_000, hub_event_limit: 10_000_000 }, engine: "discovery" },
   );
 }
 
