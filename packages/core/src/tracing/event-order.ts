@@ -73,40 +73,37 @@ export interface EventOrderInput {
   scanRatio?: number;
 }
 
-/** Assets a balance index packs beside the low limb (l + asset · 2^48 stays below 2^53). */
-const PACKED_ASSETS = 32;
-
 interface BalanceIndex {
   /**
-   * For entry i of the incidence lists, the address's balance of the entry's asset just after its event:
-   * the high limb at [2i], and at [2i + 1] the low limb plus asset · 2^48, so the asset and the balance
-   * are read from one place when an address opens.
+   * Each event's sender's and receiver's balance of the event's asset just before it, as limbs at
+   * [2e] (high) and [2e + 1] (low): an address opens at one of its events, so its opening balance is
+   * read beside the event the walk is on (in event order, mostly from memory it is already reading)
+   * instead of searched for in its history.
    */
-  readonly balanceAfter: Float64Array;
-  /** Where each event sits in its sender's and its receiver's incidence lists (a binary search spared per open). */
-  readonly fromPos: Uint32Array;
+  readonly senderBefore: Float64Array;
+  readonly receiverBefore: Float64Array;
+  /** Where each event sits in its receiver's incidence list (a binary search spared per open). */
   readonly toPos: Uint32Array;
 }
 const balanceIndexCache = new WeakMap<TransferGraph, BalanceIndex | null>();
 
 /**
- * Every address's balance after each of its events, built once per graph (a graph holding every
- * event from genesis): an address the walk opens reads its opening balance here instead of the walk
- * keeping a running balance of every address. Null when a balance leaves the limbs' exact range.
+ * Every address's balance before each of its events, built once per graph (a graph holding every
+ * event from genesis): an address the walk opens takes its opening balance from here instead of the
+ * walk keeping a running balance of every address. Null when a balance leaves the limbs' exact range.
  */
 function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount: number): BalanceIndex | null {
   const cached = balanceIndexCache.get(graph);
   if (cached !== undefined) return cached;
-  if (assetCount > PACKED_ASSETS) return null;
   const { from, to, asset, amountHigh, incident, incidentOffset } = graph;
   const words = amountWords(graph);
-  const balanceAfter = new Float64Array(2 * incident.length);
+  const senderBefore = new Float64Array(2 * graph.eventCount);
+  const receiverBefore = new Float64Array(2 * graph.eventCount);
   const runH = new Float64Array(assetCount);
   const runL = new Float64Array(assetCount);
   const split = { h: 0, l: 0 };
-  const fromPos = new Uint32Array(graph.eventCount);
   const toPos = new Uint32Array(graph.eventCount);
-  let index: BalanceIndex | null = { balanceAfter, fromPos, toPos };
+  let index: BalanceIndex | null = { senderBefore, receiverBefore, toPos };
   build: for (let node = 0; node < graph.nodeCount; node++) {
     for (let a = 0; a < assetCount; a++) {
       runH[a] = genesis[2 * (node * assetCount + a)]!;
@@ -133,9 +130,14 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
       }
       let h = runH[a]!;
       let l = runL[a]!;
-      if (from[e] === node) fromPos[e] = i;
-      if (to[e] === node) toPos[e] = i;
+      if (from[e] === node) {
+        senderBefore[2 * e] = h;
+        senderBefore[2 * e + 1] = l;
+      }
       if (to[e] === node) {
+        toPos[e] = i;
+        receiverBefore[2 * e] = h;
+        receiverBefore[2 * e + 1] = l;
         h += ah;
         l += al;
         if (l >= LIMB) {
@@ -157,8 +159,6 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
       }
       runH[a] = h;
       runL[a] = l;
-      balanceAfter[2 * i] = h;
-      balanceAfter[2 * i + 1] = l + a * LIMB;
     }
   }
   balanceIndexCache.set(graph, index);
@@ -182,7 +182,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const assetCount = Math.max(1, graph.assets.length);
   const balances = balanceIndexOf(graph, genesis, assetCount);
   if (!balances) return null;
-  const { balanceAfter, fromPos, toPos } = balances;
+  const { senderBefore, receiverBefore, toPos } = balances;
   const { flags, minHop, labelOf } = state;
   const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
   ledger.reset(input.ledger.model);
@@ -221,25 +221,12 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const entryAsset: number[] = [];
   const openH: number[] = [];
   const openL: number[] = [];
-  /** Ledger entry of (node, asset), opened at the node's incidence position `pos` with the balance just before it. */
-  function entryFor(node: number, a: number, pos: number): number {
+  /** Ledger entry of (node, asset), opened at event e (of asset a) with the balance just before it (`before`: the index's column for the node's side of e). */
+  function entryFor(node: number, a: number, before: Float64Array, e: number): number {
     const known = entryIds[node * assetCount + a]! - 1;
     if (known >= 0) return known;
-    let h: number;
-    let l: number;
-    const start = incidentOffset[node]!;
-    let i = pos - 1;
-    const low = a * LIMB;
-    const high = low + LIMB;
-    while (i >= start && !(balanceAfter[2 * i + 1]! >= low && balanceAfter[2 * i + 1]! < high)) i--;
-    if (i >= start) {
-      h = balanceAfter[2 * i]!;
-      l = balanceAfter[2 * i + 1]! - low;
-    } else {
-      const key = node * assetCount + a;
-      h = genesis[2 * key]!;
-      l = genesis[2 * key + 1]!;
-    }
+    const h = before[2 * e]!;
+    const l = before[2 * e + 1]!;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
     const id = ledger.open(isSubject, h, l);
     openH[id] = h;
@@ -417,7 +404,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     let tl = 0;
     let delivered = false;
     if (fOpen) {
-      ledger.debit(entryFor(f, a, fromPos[e]!), ah, al);
+      ledger.debit(entryFor(f, a, senderBefore, e), ah, al);
       th = ledger.outH;
       tl = ledger.outL;
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
@@ -465,7 +452,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
       }
     }
     if (tOpen) {
-      const te = entryFor(t, a, toPos[e]!);
+      const te = entryFor(t, a, receiverBefore, e);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
