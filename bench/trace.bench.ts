@@ -23,6 +23,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import {
+  AMOUNT_HI_WORD,
+  AMOUNT_LO_WORD,
+  amountWords,
   computeTraceOnGraph,
   createIssuerRegistry,
   DiscoveryState,
@@ -31,6 +34,7 @@ import {
   runDiscovery,
   SyntheticChainProvider,
   type TaintModel,
+  type TraceComputation,
   type TransferGraph,
   traceOutflows,
 } from "@crs/core";
@@ -192,6 +196,70 @@ function bareTemporalReach(graph: TransferGraph, seeds: number[], hops: number) 
   return [graph.eventCount, reached] as const;
 }
 
+/**
+ * The third floor, per engine case: given when each address opens in the engine's trace (`openAt`,
+ * an event index; NEVER if it does not), one pass over the events in time order in which every event
+ * with an open end moves that end's exact balance (two 48-bit limbs in a record per address and asset).
+ * No taint, lots, thresholds, hops, labels or edges: the memory traffic of per-address state touched in
+ * time order, which any exact ledger of the same addresses pays and the BFS never does. Returns the
+ * events that moved a balance.
+ */
+const NEVER = 0xffff_ffff;
+function bareLedgerFloor(graph: TransferGraph, openAt: Uint32Array, records: Float64Array): number {
+  const assets = Math.max(1, graph.assets.length);
+  records.fill(0);
+  let moved = 0;
+  const { from, to, asset } = graph;
+  const words = amountWords(graph);
+  for (let e = 0; e < graph.eventCount; e++) {
+    const f = from[e]!;
+    const t = to[e]!;
+    const fromOpen = openAt[f]! <= e;
+    const toOpen = openAt[t]! <= e;
+    if (!fromOpen && !toOpen) continue;
+    moved++;
+    const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
+    const high = hiWord >>> 16;
+    const low = (hiWord & 0xffff) * 2 ** 32 + words[2 * e + AMOUNT_LO_WORD]!;
+    const a = asset[e]!;
+    if (fromOpen) {
+      const r = 2 * (f * assets + a);
+      let l = records[r + 1]! - low;
+      let h = records[r]! - high;
+      if (l < 0) {
+        l += 2 ** 48;
+        h -= 1;
+      }
+      records[r] = h;
+      records[r + 1] = l;
+    }
+    if (toOpen) {
+      const r = 2 * (t * assets + a);
+      let l = records[r + 1]! + low;
+      let h = records[r]! + high;
+      if (l >= 2 ** 48) {
+        l -= 2 ** 48;
+        h += 1;
+      }
+      records[r] = h;
+      records[r + 1] = l;
+    }
+  }
+  return moved;
+}
+
+/** When each address opened in a computation: subjects from the start, others at the event that opened them. */
+function openingSchedule(computation: TraceComputation): Uint32Array {
+  const { graph, state, sweep } = computation;
+  const openAt = new Uint32Array(graph.nodeCount).fill(NEVER);
+  for (const node of state.expanded) openAt[node] = 0;
+  for (let node = 0; node < graph.nodeCount; node++) {
+    const edge = sweep.openEdge[node]!;
+    if (edge >= 0) openAt[node] = sweep.edgeEvent[edge]!;
+  }
+  return openAt;
+}
+
 async function main(): Promise<void> {
   console.log(`trace bench: node ${process.version}, ${RUNS} runs per case (median), users ${USERS}, events ${EVENTS}`);
   memory("start");
@@ -242,6 +310,7 @@ async function main(): Promise<void> {
   console.log(
     `  bare time order ${temporal.ms.toFixed(1).padStart(8)} ms (cpu ${temporal.cpuMs.toFixed(1)} ms)  ${temporalScanned.toLocaleString("en")} events in time order, ${temporalReached.toLocaleString("en")} addresses reached (hop-limited, funds leave only after they arrive)`,
   );
+  const ledgerRecords = new Float64Array(2 * graph.nodeCount * Math.max(1, graph.assets.length));
   memory("baseline");
   const discoverOnly = () => {
     const state = new DiscoveryState(7);
@@ -286,6 +355,13 @@ async function main(): Promise<void> {
     const { swept, admitted, opened } = run.value;
     console.log(
       `  engine ${model.padEnd(8)} ${run.ms.toFixed(1).padStart(8)} ms (cpu ${run.cpuMs.toFixed(1)} ms)  event-order walk, exact taint; ${swept.toLocaleString("en")} tainted edges, ${opened.toLocaleString("en")} addresses opened; ${((admitted / run.ms) * 1000).toExponential(2)} events/s; ${(run.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(run.cpuMs / baseline.cpuMs).toFixed(2)}x), ${(run.cpuMs / temporal.cpuMs).toFixed(2)}x the time-ordered reach (cpu)`,
+    );
+    const traced = computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded });
+    const schedule = openingSchedule(traced);
+    releaseTraceComputation(traced);
+    const floor = repeat(() => bareLedgerFloor(graph, schedule, ledgerRecords));
+    console.log(
+      `    ledger floor  ${floor.ms.toFixed(1).padStart(8)} ms (cpu ${floor.cpuMs.toFixed(1)} ms)  the same addresses opened at the same events, each event moving only exact balances: ${floor.value.toLocaleString("en")} events; ${(floor.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(floor.cpuMs / baseline.cpuMs).toFixed(2)}x); the engine is ${(run.cpuMs / floor.cpuMs).toFixed(2)}x this floor (cpu)`,
     );
     memory(`engine ${model}`);
   }

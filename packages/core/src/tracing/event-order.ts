@@ -370,7 +370,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     const pos = toPos[e]!;
     const end = endOf(node);
     const count = end - pos;
-    if (!labelOf.has(node) && count > input.hubEventLimit) {
+    if (count > input.hubEventLimit && !labelOf.has(node)) {
       flags[node]! |= NODE_HUB;
       return false;
     }
