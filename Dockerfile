@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # One production image for the three apps; the command picks the app (docker-compose.yml sets it):
-#   node --import tsx apps/rest/src/main.ts      (the default: REST on 3000, /docs, /v1/openapi.json)
+#   node --import tsx apps/rest/src/main.ts      (the default: REST on 3000, /docs, /v1/openapi.json;
+#                                                 the legacy 2026-06-11 listener on 3002)
 #   node --import tsx apps/trpc/src/main.ts      (tRPC on 3001, /trpc)
 #   node --import tsx apps/worker/src/main.ts    (jobs; no port)
 #   node --import tsx scripts/keys.ts issue …    (operator key commands, see docs/operating.md)
@@ -36,6 +37,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     REST_PORT=3000 \
     TRPC_PORT=3001 \
+    LEGACY_PORT=3002 \
     DATA_DIR=/app/.data
 WORKDIR /app
 COPY --from=dependencies --chown=node:node /app ./
@@ -44,5 +46,5 @@ COPY --chown=node:node apps ./apps
 COPY --chown=node:node scripts/keys.ts ./scripts/keys.ts
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
-EXPOSE 3000 3001
+EXPOSE 3000 3001 3002
 CMD ["node", "--import", "tsx", "apps/rest/src/main.ts"]

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_LEGACY_SUNSET } from "@crs/contract";
 import {
   type EmbeddedPostgresLogSource,
   type EmbeddedPostgresServer,
@@ -45,6 +46,11 @@ const EnvSchema = z.object({
   REST_PORT: optional(Port.default(3000)),
   TRPC_PORT: optional(Port.default(3001)),
   LEGACY_PORT: optional(Port.default(3002)),
+  LEGACY_SUNSET: optional(
+    z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 instant with an offset, e.g. 2026-10-03T00:00:00Z" })
+      .default(DEFAULT_LEGACY_SUNSET),
+  ),
   DATA_DIR: optional(z.string().min(1).default(join(repoRoot, ".data"))),
   SANCTIONS_LIST_PATH: optional(z.string().min(1).optional()),
 });
@@ -369,6 +375,14 @@ async function waitForFreePorts(): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The legacy listener's line: served by the REST app, its 2026-06-11 window open or closed. */
+function legacyStatus(): string {
+  const sunset = new Date(env.LEGACY_SUNSET);
+  return Date.now() < sunset.getTime()
+    ? `up, served by REST (2026-06-11, window open until ${sunset.toISOString()})`
+    : `up, served by REST (2026-06-11, window closed ${sunset.toISOString()}: operations answer 410)`;
+}
+
 /** The banner's copy-paste line: mints a sandbox key and keeps it in $KEY (node is there wherever this runs). */
 function mintKeyCommand(): string {
   return (
@@ -385,7 +399,7 @@ function printBanner(databaseUrl: string, embedded: boolean): void {
     ["OpenAPI", `${restUrl}/v1/openapi.json`, "served by REST"],
     ["tRPC", trpcUrl, `up, pid ${pidOf("trpc")} (pass this URL to createInternalClient)`],
     ["Worker", "(no port)", `running, pid ${pidOf("worker")}`],
-    ["Legacy", legacyUrl, "not served yet: the 2026-06-11 surface is not built; LEGACY_PORT is kept free for it"],
+    ["Legacy", legacyUrl, legacyStatus()],
     [
       "Database",
       // The embedded server's password is the fixed development one: shown, so operator commands can use the URL.

@@ -79,8 +79,25 @@ describe("pnpm start", () => {
     expect(output).toMatch(new RegExp(`API docs +http://${HOST}:${rest}/docs `));
     expect(output).toMatch(new RegExp(`tRPC +http://${HOST}:${trpc}/trpc +up`));
     expect(output).toMatch(/Worker +\(no port\) +running/);
-    expect(output).toMatch(new RegExp(`Legacy +http://${HOST}:${legacy} +not served yet`));
+    // The default window closed on 2026-10-03.
+    expect(output).toMatch(
+      new RegExp(`Legacy +http://${HOST}:${legacy} +up, served by REST \\(2026-06-11, window closed`),
+    );
     expect(output).toMatch(/Database +postgres:\/\/\S+ +up/);
+  });
+
+  it("serves the legacy listener: health answers, and with the default window closed its operations are retired", async () => {
+    const legacy = ports[2];
+    const health = await fetch(`http://${HOST}:${legacy}/v1/health`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get("svc-version")).toBe("2026-06-11");
+    const mint = await fetch(`http://${HOST}:${legacy}/api/sandbox-key`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(mint.status).toBe(410);
+    expect(((await mint.json()) as { error: { code: string } }).error.code).toBe("endpoint_retired");
   });
 
   it("prints a line that, pasted into a shell, keeps a working sandbox key in $KEY", async () => {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import type { CompatibilityWindow } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
 import { buildRestApp } from "@crs/rest/app";
 import {
@@ -23,6 +24,8 @@ export const TEST_SECRETS = {
 
 /** The public origin the app is configured with (what the mint response reports as base_url). */
 export const PUBLIC_BASE_URL = "https://api.sandbox.test";
+/** The legacy listener's public origin (the base_url of its keys). */
+export const LEGACY_BASE_URL = "https://legacy.sandbox.test";
 
 export interface TestKey {
   key: string;
@@ -76,6 +79,10 @@ export interface TestApp {
   sql: postgres.Sql;
   /** a REST call */
   request: (method: string, path: string, options?: RequestOptions) => Promise<TestResponse>;
+  /** where the legacy listener listens (only with `legacyWindow`) */
+  legacyUrl: string | null;
+  /** a call to the legacy listener (only with `legacyWindow`) */
+  legacyRequest: (method: string, path: string, options?: RequestOptions) => Promise<TestResponse>;
   /** a raw tRPC call over HTTP, one procedure per request (statuses and headers as a client sees them) */
   rpc: (type: "query" | "mutation", procedure: string, options?: RpcOptions) => Promise<TestResponse>;
   /** a new sandbox organization and key, minted through the service (not rate limited by IP) */
@@ -94,6 +101,8 @@ export interface StartOptions {
   clock?: () => Date;
   /** both apps write their log lines (info and up) here; unset: they are silent */
   logStream?: { write(line: string): void };
+  /** also start the legacy (2026-06-11) listener on the same deps, with this compatibility window */
+  legacyWindow?: CompatibilityWindow;
 }
 
 /** A fresh migrated database, the service deps, and the REST app listening on a random port. */
@@ -114,6 +123,19 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("the test app has no TCP address");
   const url = `http://127.0.0.1:${address.port}`;
+  const legacy = options.legacyWindow
+    ? await buildRestApp({
+        deps: { ...deps, publicBaseUrl: LEGACY_BASE_URL },
+        surface: "legacy",
+        legacy: { window: options.legacyWindow, currentBaseUrl: PUBLIC_BASE_URL },
+        ...logging,
+      })
+    : null;
+  let legacyUrl: string | null = null;
+  if (legacy) {
+    await legacy.listen({ host: "127.0.0.1", port: 0 });
+    legacyUrl = `http://127.0.0.1:${(legacy.server.address() as AddressInfo).port}`;
+  }
   const trpc = createTrpcServer(deps, logging);
   await new Promise<void>((resolve) => trpc.listen(0, "127.0.0.1", resolve));
   const trpcUrl = `http://127.0.0.1:${(trpc.address() as AddressInfo).port}/trpc`;
@@ -128,6 +150,11 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     trpcUrl,
     sql,
     request: (method, path, requestOptions = {}) => send(url, method, path, requestOptions),
+    legacyUrl,
+    legacyRequest: (method, path, requestOptions = {}) => {
+      if (!legacyUrl) throw new Error("start the test app with legacyWindow to reach the legacy listener");
+      return send(legacyUrl, method, path, requestOptions);
+    },
     rpc: (type, procedure, rpcOptions = {}) => sendRpc(trpcUrl, type, procedure, rpcOptions),
     mintKey: async () => {
       const minted = await issueSandboxKey(deps);
@@ -153,6 +180,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
       if (closed) return;
       closed = true;
       await app.close();
+      await legacy?.close();
       const trpcClosed = new Promise<void>((resolve) => trpc.close(() => resolve()));
       trpc.closeAllConnections();
       await trpcClosed;

@@ -1,8 +1,16 @@
-import { AppError, buildOpenApiDocument, CURRENT_VERSION, screenJsonValue } from "@crs/contract";
+import {
+  AppError,
+  buildOpenApiDocument,
+  CURRENT_VERSION,
+  LEGACY_VERSION,
+  type OperationDefinition,
+  screenJsonValue,
+} from "@crs/contract";
 import { newId } from "@crs/db";
 import { boundOperations, chargeClientAddress, requestLogFields, type ServiceDeps, type Surface } from "@crs/services";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
+import { applyCompatibilityWindow, type LegacyListenerOptions, registerLegacyRoutes } from "./plumbing/legacy-listener";
 import { registerExportDownload } from "./plumbing/register-export-download";
 import { registerOperation } from "./plumbing/register-operation";
 import { sendError } from "./plumbing/send-error";
@@ -17,7 +25,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildRestAppOptions {
   deps: ServiceDeps;
+  /**
+   * `legacy`: the 2026-06-11 listener (its keys, its version, its window); needs `legacy`. Its deps'
+   * `publicBaseUrl` is the legacy listener's own origin (key base_url, download and doc URLs).
+   */
   surface?: Surface;
+  legacy?: LegacyListenerOptions;
   logLevel?: string;
   /** where log lines go (default stdout); tests pass a stream to read them */
   logStream?: { write(line: string): void };
@@ -38,6 +51,10 @@ function documentedRoute(template: string | undefined): string | null {
 
 export async function buildRestApp(options: BuildRestAppOptions): Promise<FastifyInstance> {
   const { deps } = options;
+  const surface = options.surface ?? "current";
+  const legacy = options.legacy;
+  if (surface === "legacy" && !legacy) throw new Error("the legacy listener needs its window and the current origin");
+  const answeredVersion = surface === "legacy" ? LEGACY_VERSION : CURRENT_VERSION;
   const chargeAnonymous = (request: FastifyRequest, reply: FastifyReply) =>
     chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
   const fail = (reply: FastifyReply, request: FastifyRequest, error: unknown) =>
@@ -57,7 +74,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     // A URL the router cannot even read (bad percent-encoding, an over-long id) still gets the envelope.
     frameworkErrors: (error, request, reply) => {
       request.requestId = request.id;
-      reply.header("Svc-Request-Id", request.id).header("Svc-Version", CURRENT_VERSION);
+      reply.header("Svc-Request-Id", request.id).header("Svc-Version", answeredVersion);
       const answer =
         error.code === "FST_ERR_MAX_PARAM_LENGTH"
           ? new AppError("not_found", { message: "No such object: the id in the URL is too long to be one." })
@@ -78,7 +95,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     reply.header("Svc-Request-Id", request.id);
     // Every response names a version, also those that never reach an operation
     // (unknown route, unreadable body); an operation replaces it with the version it used.
-    reply.header("Svc-Version", CURRENT_VERSION);
+    reply.header("Svc-Version", answeredVersion);
     done();
   });
   // One line per request, written after the answer is sent; Fastify's own request logging is off.
@@ -87,7 +104,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     app.log.info(
       requestLogFields({
         requestId: request.requestId || request.id,
-        surface: "rest",
+        surface: surface === "legacy" ? "legacy" : "rest",
         method: request.method,
         route: documentedRoute(request.routeOptions.url),
         status: reply.statusCode,
@@ -135,7 +152,20 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     }
   });
 
-  const config = { deps, surface: options.surface ?? "current" } as const;
+  if (surface === "legacy" && legacy) {
+    const config = {
+      deps,
+      surface,
+      beforeAdmission: (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) =>
+        applyCompatibilityWindow(deps, legacy, definition, request, reply),
+    };
+    for (const bound of boundOperations()) registerOperation(app, config, bound);
+    registerExportDownload(app, config);
+    registerLegacyRoutes(app, deps, legacy);
+    return app;
+  }
+
+  const config = { deps, surface } as const;
   for (const bound of boundOperations()) registerOperation(app, config, bound);
   registerExportDownload(app, config);
 

@@ -31,6 +31,8 @@ export interface AppErrorOptions {
   headers?: Record<string, string>;
   /** The stored answer this error replays (an Idempotency-Key seen before): sent as it was. */
   replay?: StoredAnswer;
+  /** Where `doc_url` points instead of the code's entry (a retired operation: its successor's). */
+  docUrl?: string;
 }
 
 /** An answer kept for an Idempotency-Key: its status, its JSON text and the request it belonged to. */
@@ -48,6 +50,7 @@ export class AppError extends Error {
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
   readonly replay: StoredAnswer | undefined;
+  readonly docUrl: string | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions) {
     super(options.message);
@@ -58,6 +61,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.headers = options.headers ?? {};
     this.replay = options.replay;
+    this.docUrl = options.docUrl;
   }
 
   /** The error a stored 4xx answer stands for, carrying the answer itself for a byte-identical replay. */
@@ -102,7 +106,7 @@ export function toErrorBody(error: AppError, requestId: string, publicBaseUrl = 
       message: error.message,
       ...(error.param !== undefined ? { param: error.param } : {}),
       ...(error.details !== undefined ? { details: error.details } : {}),
-      doc_url: docUrlFor(error.code, publicBaseUrl),
+      doc_url: error.docUrl ?? docUrlFor(error.code, publicBaseUrl),
       request_id: requestId,
     },
     audit_ref: requestId,

@@ -1,5 +1,6 @@
 export * from "./errors";
 export * from "./event-chain";
+export * from "./legacy";
 export * from "./openapi";
 export * from "./operation";
 export * from "./operations/index";

@@ -52,6 +52,11 @@ export interface OperationDefinition {
   alsoAnswers?: Record<number, { description: string; schema?: z.ZodType }>;
   /** the success answer is a file in one of these content types, not a JSON object (export downloads) */
   fileResponse?: readonly string[];
+  /**
+   * Answered on the legacy (2026-06-11) listener whatever its compatibility window (the health
+   * check). Every other operation is served there only inside the window, and retired after it.
+   */
+  outlivesLegacyWindow?: true;
 }
 
 type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`

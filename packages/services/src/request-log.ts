@@ -5,7 +5,7 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 /** What one request's log line says, the same on REST and tRPC (snake_case, like the API). */
 export interface RequestLogFields {
   request_id: string;
-  surface: "rest" | "trpc";
+  surface: "rest" | "trpc" | "legacy";
   method: string;
   /** the route template (`/v1/matters/{matter_id}`) or tRPC procedure names; null when nothing matched */
   route: string | null;
@@ -18,7 +18,7 @@ export interface RequestLogFields {
 
 export function requestLogFields(request: {
   requestId: string;
-  surface: "rest" | "trpc";
+  surface: "rest" | "trpc" | "legacy";
   method: string;
   route: string | null;
   status: number;

@@ -1,8 +1,8 @@
-import { LOG_LEVELS } from "./request-log";
 import { fileURLToPath } from "node:url";
 import { migrateDatabase } from "@crs/db";
 import { z } from "zod";
 import type { ServiceDeps } from "./context";
+import { LOG_LEVELS } from "./request-log";
 import { createServiceDeps, resolveSecrets } from "./runtime";
 import { loadSanctionsListFile } from "./sanctions/load-sanctions-list";
 

@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "@crs/contract";
+import { operationHash } from "./anchors";
 import { errorAnchor, errorCircumstances, statusesOf } from "./errors-section";
 
 /**
@@ -24,15 +25,6 @@ function inlineMarkdown(text: string): string {
   return escapeHtml(text)
     .replace(/`([^`]+)`/g, "<code>$1</code>")
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-}
-
-/** Scalar's URL hash for an operation: `tag/<tag slug>/<METHOD><path>`. */
-function operationHash(tag: string, method: string, path: string): string {
-  const tagSlug = tag
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-  return `tag/${tagSlug}/${method.toUpperCase()}${path}`;
 }
 
 interface OperationSummary {

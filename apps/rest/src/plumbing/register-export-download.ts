@@ -1,7 +1,7 @@
 import { exportDownload } from "@crs/contract";
-import { admitRequest, downloadPacketExport, type ServiceDeps, type Surface } from "@crs/services";
+import { admitRequest, downloadPacketExport } from "@crs/services";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { toFastifyPath } from "./register-operation";
+import { type RestConfig, toFastifyPath } from "./register-operation";
 import { sendError } from "./send-error";
 
 /**
@@ -9,11 +9,12 @@ import { sendError } from "./send-error";
  * Content-Type, admitted like every operation (key, rate limit, version, packets:read); an export of
  * another organization or environment is 404, as is a wrong extension.
  */
-export function registerExportDownload(app: FastifyInstance, config: { deps: ServiceDeps; surface: Surface }): void {
+export function registerExportDownload(app: FastifyInstance, config: RestConfig): void {
   const { deps } = config;
   const path = exportDownload.path ?? "";
   app.get(toFastifyPath(path), async (request: FastifyRequest, reply: FastifyReply) => {
     try {
+      if (config.beforeAdmission) await config.beforeAdmission(exportDownload, request, reply);
       const admission = await admitRequest(
         deps,
         {

@@ -1,3 +1,4 @@
+import type { OperationDefinition } from "@crs/contract";
 import {
   type Admission,
   admitRequest,
@@ -12,6 +13,8 @@ import { sendError } from "./send-error";
 export interface RestConfig {
   deps: ServiceDeps;
   surface: Surface;
+  /** runs before admission; may set headers or throw the answer (the legacy listener's window) */
+  beforeAdmission?: (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 declare module "fastify" {
@@ -57,6 +60,7 @@ export function registerOperation(app: FastifyInstance, config: RestConfig, boun
     url: toFastifyPath(definition.path),
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       try {
+        if (config.beforeAdmission) await config.beforeAdmission(definition, request, reply);
         request.admission = await admitRequest(
           deps,
           {

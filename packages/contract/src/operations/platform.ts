@@ -97,6 +97,7 @@ export const platformOperations = {
   }),
   health: defineOperation({
     id: "getHealth",
+    outlivesLegacyWindow: true,
     method: "GET",
     path: "/v1/health",
     scope: "none",

@@ -4,6 +4,7 @@ import {
   AppError,
   CURRENT_VERSION,
   isApiVersion,
+  LEGACY_VERSION,
   type OperationDefinition,
 } from "@crs/contract";
 import type { Actor, ServiceDeps, Surface } from "../context";
@@ -52,7 +53,23 @@ export async function chargeClientAddress(deps: ServiceDeps, clientAddress: stri
   applyRateLimit(await consumeToken(deps.sql, `ip:${clientAddress}`, SANDBOX_RATE_LIMIT), setHeader);
 }
 
-function resolveVersion(header: string | string[] | undefined, pinned: ApiVersion | undefined): ApiVersion {
+function resolveVersion(
+  header: string | string[] | undefined,
+  pinned: ApiVersion | undefined,
+  surface: Surface,
+): ApiVersion {
+  if (surface === "legacy") {
+    // The legacy listener serves its one version; its keys are pinned to it.
+    const value = Array.isArray(header) ? header[0] : header;
+    if (value !== undefined && value !== LEGACY_VERSION) {
+      throw new AppError("invalid_request", {
+        status: 400,
+        message: `The legacy listener serves Svc-Version ${LEGACY_VERSION} only (got '${value}'); ${CURRENT_VERSION} is served by the current REST listener.`,
+        param: "Svc-Version",
+      });
+    }
+    return LEGACY_VERSION;
+  }
   if (header === undefined) return pinned ?? CURRENT_VERSION;
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || !isApiVersion(value)) {
@@ -110,7 +127,7 @@ export async function admitRequest(
       headers: { "WWW-Authenticate": 'Bearer realm="svc"' },
     });
   }
-  const version = resolveVersion(request.versionHeader, key?.pinnedVersion);
+  const version = resolveVersion(request.versionHeader, key?.pinnedVersion, request.surface);
   setHeader("Svc-Version", version);
   if (!key) return { actor: null, version };
   requireScope(key.scopes, operation.scope);

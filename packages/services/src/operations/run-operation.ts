@@ -1,5 +1,6 @@
 import {
   type ApiVersion,
+  asLegacyError,
   isWrite,
   type OperationDefinition,
   parseOperationInput,
@@ -49,8 +50,23 @@ function statusFor(definition: OperationDefinition, body: unknown): number {
  * operation that needs no key (health, sandbox-key minting) has no tenant and runs on the pool too;
  * a write runs through runWrite, under the Idempotency-Key when the definition takes one. Input
  * parsing of a write happens inside the write path, so a 422 is stored and replayed like any answer.
+ * On the legacy listener an error leaves with that listener's status for its code (`asLegacyError`).
  */
 export async function runOperation(
+  deps: ServiceDeps,
+  definition: OperationDefinition,
+  handler: ErasedHandler,
+  call: OperationCall,
+): Promise<OperationAnswer> {
+  if (call.surface !== "legacy") return runOnSurface(deps, definition, handler, call);
+  try {
+    return await runOnSurface(deps, definition, handler, call);
+  } catch (error) {
+    throw asLegacyError(error);
+  }
+}
+
+async function runOnSurface(
   deps: ServiceDeps,
   definition: OperationDefinition,
   handler: ErasedHandler,

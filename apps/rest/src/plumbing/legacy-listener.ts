@@ -1,0 +1,134 @@
+import {
+  AppError,
+  CURRENT_OPERATIONS,
+  LEGACY_ROUTES,
+  LEGACY_VERSION,
+  type LegacyRoute,
+  type LegacySuccessor,
+  type OperationDefinition,
+} from "@crs/contract";
+import { type CompatibilityWindow, compatibilityHeaders, isRetired } from "@crs/core";
+import { chargeClientAddress, type ServiceDeps } from "@crs/services";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { operationHash, tagHash } from "../docs/anchors";
+import { toFastifyPath } from "./register-operation";
+import { sendError } from "./send-error";
+
+export interface LegacyListenerOptions {
+  window: CompatibilityWindow;
+  /** the current listener's public origin: successors, and the reference the listener's /docs sends to */
+  currentBaseUrl: string;
+}
+
+/**
+ * The legacy listener's compatibility window, applied before admission: inside it every answer of an
+ * operation carries `Deprecation`, `Sunset` and a `successor-version` link to the same operation on the
+ * current listener; after it the operation answers 410 `endpoint_retired` whatever the key, and does
+ * nothing.
+ */
+export async function applyCompatibilityWindow(
+  deps: ServiceDeps,
+  legacy: LegacyListenerOptions,
+  definition: OperationDefinition,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  if (definition.outlivesLegacyWindow) return;
+  const { window, currentBaseUrl } = legacy;
+  // The same operation on the current listener, at the very path asked for.
+  const successorUrl = `${currentBaseUrl}${request.url.split("?")[0]}`;
+  if (isRetired(window, deps.clock())) {
+    await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
+    throw new AppError("endpoint_retired", {
+      message:
+        `${definition.method} ${definition.path} on version ${LEGACY_VERSION} was retired at ` +
+        `${window.sunset.toISOString()}; the same operation is served on the current listener at ${successorUrl}.`,
+      details: { successor: { method: definition.method, path: definition.path, url: successorUrl } },
+      docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path ?? "")}`,
+    });
+  }
+  for (const [name, value] of Object.entries(compatibilityHeaders(window, successorUrl))) reply.header(name, value);
+}
+
+interface ResolvedSuccessor {
+  /** where the reference documents it */
+  docUrl: string;
+  /** what the error message and `details.successor` say */
+  description: string;
+  details: Record<string, string>;
+}
+
+function resolveSuccessor(successor: LegacySuccessor, currentBaseUrl: string): ResolvedSuccessor {
+  if ("tag" in successor) {
+    return {
+      docUrl: `${currentBaseUrl}/docs#${tagHash(successor.tag)}`,
+      description: `${successor.note} See the ${successor.tag} section of the reference.`,
+      details: { reference: successor.tag, note: successor.note },
+    };
+  }
+  const listed = CURRENT_OPERATIONS.find(({ definition }) => definition.id === successor.operation);
+  const definition = listed?.definition;
+  if (!definition?.path) throw new Error(`legacy successor ${successor.operation} is not a REST operation`);
+  const note = successor.note ? ` ${successor.note}` : "";
+  return {
+    docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path)}`,
+    description: `Its successor is ${definition.method} ${definition.path}.${note}`,
+    details: {
+      operation: definition.id,
+      method: definition.method,
+      path: definition.path,
+      ...(successor.note ? { note: successor.note } : {}),
+    },
+  };
+}
+
+/**
+ * The 2026-06-11 routes this server does not serve as operations (see LEGACY_ROUTES): after the window
+ * they answer 410 `endpoint_retired` pointing at their successor; inside it, 404 `not_found` saying so,
+ * with the window's headers. No key is needed for either answer, and the client address is charged as
+ * for any unknown route. `/docs` sends readers (and every `doc_url`) to the current listener's reference.
+ */
+export function registerLegacyRoutes(app: FastifyInstance, deps: ServiceDeps, legacy: LegacyListenerOptions): void {
+  const { window, currentBaseUrl } = legacy;
+  app.get("/docs", async (_request, reply) => reply.redirect(`${currentBaseUrl}/docs`, 302));
+  for (const route of LEGACY_ROUTES) {
+    const successor = resolveSuccessor(route.successor, currentBaseUrl);
+    app.route({
+      method: route.method,
+      url: toFastifyPath(route.path),
+      handler: async (request, reply) => {
+        try {
+          await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
+          throw legacyRouteAnswer(route, successor, window, deps.clock(), reply);
+        } catch (error) {
+          return sendError(reply, request, error, deps.publicBaseUrl);
+        }
+      },
+    });
+  }
+}
+
+function legacyRouteAnswer(
+  route: LegacyRoute,
+  successor: ResolvedSuccessor,
+  window: CompatibilityWindow,
+  now: Date,
+  reply: FastifyReply,
+): AppError {
+  const name = `${route.method} ${route.path}`;
+  if (isRetired(window, now)) {
+    return new AppError("endpoint_retired", {
+      message: `${name} (version ${LEGACY_VERSION}) was retired at ${window.sunset.toISOString()}. ${successor.description}`,
+      details: { successor: successor.details },
+      docUrl: successor.docUrl,
+    });
+  }
+  for (const [header, value] of Object.entries(compatibilityHeaders(window, successor.docUrl))) {
+    reply.header(header, value);
+  }
+  return new AppError("not_found", {
+    message: `${name} (version ${LEGACY_VERSION}, deprecated) is not served by this server. ${successor.description}`,
+    details: { successor: successor.details },
+    docUrl: successor.docUrl,
+  });
+}

@@ -1,0 +1,160 @@
+import { AppError, type ErrorCode } from "./errors";
+import type { HttpMethod } from "./operation";
+
+/**
+ * The 2026-06-11 surface, served on a listener of its own (`LEGACY_PORT`) to `svc_legacy_test_` keys
+ * during a compatibility window: every operation of the current surface, answered in its 2026-06-11
+ * form, on the same records; and the version's own routes below, each with the current-surface
+ * operation (or part of the reference) that replaces it.
+ */
+
+/** When 2026-06-11 was deprecated: the day 2026-07-05 was released (the `Deprecation` header). */
+export const LEGACY_DEPRECATED_AT = "2026-07-05T00:00:00Z";
+/** The window's default end; `LEGACY_SUNSET` moves it. From then on every legacy route answers 410. */
+export const DEFAULT_LEGACY_SUNSET = "2026-10-03T00:00:00Z";
+
+/** Statuses the legacy listener answers instead of the current ones: its gates refuse with 403. */
+const LEGACY_STATUSES: Partial<Record<ErrorCode, number>> = { authority_required: 403, sanctions_gate: 403 };
+
+/**
+ * An error as the legacy listener answers it. Like a response shape, the status follows the caller:
+ * a stored answer (an Idempotency-Key) keeps the current one and is answered in either form.
+ */
+export function asLegacyError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  const status = LEGACY_STATUSES[error.code];
+  if (status === undefined || status === error.status) return error;
+  return new AppError(error.code, {
+    message: error.message,
+    status,
+    ...(error.param !== undefined ? { param: error.param } : {}),
+    ...(error.details !== undefined ? { details: error.details } : {}),
+    headers: error.headers,
+    ...(error.replay ? { replay: error.replay } : {}),
+    ...(error.docUrl !== undefined ? { docUrl: error.docUrl } : {}),
+  });
+}
+
+/** What replaces a legacy route: an operation of the current surface, or a part of the reference. */
+export type LegacySuccessor = { operation: string; note?: string } | { tag: string; note: string };
+
+export interface LegacyRoute {
+  method: HttpMethod;
+  /** as documented, with `{param}` placeholders */
+  path: string;
+  group: string;
+  successor: LegacySuccessor;
+}
+
+const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
+
+/** Every 2026-06-11 route that is not also an operation of the current surface. */
+export const LEGACY_ROUTES: readonly LegacyRoute[] = [
+  ...(
+    [
+      ["POST", "/v1/claw/campaigns"],
+      ["GET", "/v1/claw/campaigns"],
+      ["GET", "/v1/claw/campaigns/{campaign_id}"],
+      ["PATCH", "/v1/claw/campaigns/{campaign_id}"],
+      ["POST", "/v1/claw/campaigns/{campaign_id}/focus"],
+      ["POST", "/v1/claw/campaigns/{campaign_id}/expand"],
+      ["POST", "/v1/claw/campaigns/{campaign_id}/pressure"],
+      ["POST", "/v1/claw/campaigns/{campaign_id}/actions"],
+      ["GET", "/v1/claw/campaigns/{campaign_id}/board"],
+    ] as const
+  ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
+  ...(
+    [
+      ["POST", "/v1/actions"],
+      ["GET", "/v1/actions"],
+      ["GET", "/v1/actions/{action_id}"],
+      ["PATCH", "/v1/actions/{action_id}"],
+      ["POST", "/v1/actions/{action_id}/assign"],
+      ["POST", "/v1/actions/{action_id}/complete"],
+      ["GET", "/v1/actions/matters/{matter_id}"],
+    ] as const
+  ).map(([method, path]) => ({ method, path, group: "actions", successor: { tag: "Jobs", note: JOB_VERBS } })),
+  ...(
+    [
+      ["POST", "/v1/debtors", "createParty"],
+      ["GET", "/v1/debtors", "listParties"],
+      ["GET", "/v1/debtors/{debtor_id}", "retrieveParty"],
+      ["PATCH", "/v1/debtors/{debtor_id}", "updateParty"],
+      ["POST", "/v1/debtors/{debtor_id}/graph", "retrieveParty"],
+      ["POST", "/v1/debtors/{debtor_id}/asset-hypotheses", "createAssetMap"],
+    ] as const
+  ).map(([method, path, operation]) => ({
+    method,
+    path,
+    group: "debtors",
+    successor: { operation, note: "A debtor is a party with role debtor." },
+  })),
+  ...(
+    [
+      ["POST", "/v1/crypto/transaction-timeline"],
+      ["POST", "/v1/crypto/exchange-hypotheses"],
+      ["POST", "/v1/crypto/stablecoin-exposure"],
+    ] as const
+  ).map(([method, path]) => ({
+    method,
+    path,
+    group: "crypto",
+    successor: {
+      operation: "createAssetMap",
+      note: "The asset map holds the edges, exchange hypotheses and exposures.",
+    },
+  })),
+  ...(
+    [
+      ["POST", "/v1/watchlists"],
+      ["GET", "/v1/watchlists"],
+      ["GET", "/v1/watchlists/{watchlist_id}"],
+      ["POST", "/v1/watchlists/{watchlist_id}/addresses"],
+      ["GET", "/v1/alerts"],
+      ["POST", "/v1/alerts/{alert_id}/triage"],
+    ] as const
+  ).map(([method, path]) => ({ method, path, group: "monitoring", successor: { tag: "Jobs", note: JOB_VERBS } })),
+  ...(
+    [
+      ["POST", "/v1/issuer-remediation/freeze-packet", "createPacket", "A packet of type issuer_freeze."],
+      ["POST", "/v1/issuer-remediation/burn-reissue-packet", "createPacket", "A packet of type burn_reissue."],
+      [
+        "POST",
+        "/v1/issuer-remediation/destination-wallet-certificate",
+        "createPacket",
+        "A packet of type destination_wallet_certificate.",
+      ],
+      ["GET", "/v1/issuer-remediation/{remediation_id}", "retrievePacket", "Issuer remediations are packets."],
+    ] as const
+  ).map(([method, path, operation, note]) => ({
+    method,
+    path,
+    group: "issuer-remediation",
+    successor: { operation, note },
+  })),
+  ...(
+    [
+      [
+        "POST",
+        "/v1/sanctions/screen",
+        "createPacket",
+        "Screening runs on every party and wallet write; a review is a packet of type sanctions_review.",
+      ],
+      ["POST", "/v1/sanctions/review-packet", "createPacket", "A packet of type sanctions_review."],
+      ["POST", "/v1/sanctions/ofac-report-workflow", "createPacket", "A packet of type ofac_report."],
+      ["GET", "/v1/sanctions/{review_id}", "retrievePacket", "Sanctions reviews are packets."],
+    ] as const
+  ).map(([method, path, operation, note]) => ({ method, path, group: "sanctions", successor: { operation, note } })),
+  ...(
+    [
+      ["POST", "/v1/network-attribution/signals"],
+      ["POST", "/v1/network-attribution/correlate"],
+      ["GET", "/v1/network-attribution/{network_attribution_id}"],
+    ] as const
+  ).map(([method, path]) => ({
+    method,
+    path,
+    group: "network-attribution",
+    successor: { tag: "Jobs", note: JOB_VERBS },
+  })),
+];
