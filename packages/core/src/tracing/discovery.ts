@@ -329,7 +329,8 @@ export function runDiscovery(
           state.admittedFrom[u]! === Number.POSITIVE_INFINITY
             ? end
             : firstIncidentFromBlock(graph, index, u, state.admittedFrom[u]!);
-        const count = admitEnd - admitStart;
+        // A subject whose incident block is after the window has nothing in it to admit.
+        const count = Math.max(0, admitEnd - admitStart);
         if ((f & NODE_EXPANDED) === 0) {
           if (state.expansions >= limits.maxExpansions) {
             flags[u]! |= NODE_SKIPPED;

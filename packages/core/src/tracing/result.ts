@@ -1,7 +1,7 @@
 import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
-import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, type TruncationReason, UNREACHED } from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
 import {
   assessReadiness,
   type Confidence,
@@ -12,7 +12,7 @@ import {
 } from "./hypotheses";
 import { describeFreezeCapability, type IssuerControls, type IssuerRegistry } from "./issuer-registry";
 import { compareText, labelsValidAt } from "./labels";
-import type { NumberColumn } from "./sweep";
+import { endsTrace, type NumberColumn } from "./sweep";
 import type { TaintModel } from "./taint";
 import { amountOf, decodeSub } from "./transfer-graph";
 import type { AddressLabel, AssetRef, ChainProvider, ChainRequestRef, LabelCategory, Network } from "./types";
@@ -596,7 +596,7 @@ export async function assembleTraceResult(
   for (let i = 0; i < reachedNodes.length; i++) {
     const node = reachedNodes[i]!;
     if (i > 0 && node === reachedNodes[i - 1]) continue;
-    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0) terminalNodes.push(node);
+    if (endsTrace(state.flags[node]!, sweep.hopNow[node]!, maxHops)) terminalNodes.push(node);
     else walletNodes.push(node);
   }
   for (const node of terminalNodes) {

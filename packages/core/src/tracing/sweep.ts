@@ -97,6 +97,16 @@ export interface SweepTables {
   readonly entryIds: Int32Array;
 }
 
+/**
+ * Whether taint reaching an address stops there: a terminal; or a hub (an unlabelled address with too
+ * many events to expand), once taint reaches it below the hop limit. Discovery flags hubs over its
+ * fewest-hop over-approximation; an address taint reaches only at the hop limit is frontier, as it is
+ * for the event-order walk, which only tests for a hub when taint could open the address.
+ */
+export function endsTrace(flags: number, hop: number, maxHops: number): boolean {
+  return (flags & NODE_TERMINAL) !== 0 || ((flags & NODE_HUB) !== 0 && hop < maxHops);
+}
+
 export function createSweepTables(nodeCount: number, assetCount: number): SweepTables {
   const assets = Math.max(1, assetCount);
   const stride = 3 * assets;
@@ -394,7 +404,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
-          if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
+          if (endsTrace(flags[t]!, hopNow[t]!, maxHops)) {
             tally.receive(t, a, TERMINALS, th, tl);
           } else if (tFollowed && hopNow[t]! < maxHops) {
             delivered = true;
@@ -584,7 +594,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
-          if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
+          if (endsTrace(flags[t]!, hopNow[t]!, maxHops)) {
             sum.toTerminals += tainted;
             receive(t, a, tainted);
           } else if (tFollowed && hopNow[t]! < maxHops) {

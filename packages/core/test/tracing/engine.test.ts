@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TraceRequestError } from "../../src/index";
-import { addr, chainOf, edgeList, label, TOKEN, totalsOf, traceChain, walletList } from "./fixtures";
+import { computeTraceOnGraph, TraceRequestError } from "../../src/index";
+import { addr, chainOf, edgeList, label, TOKEN, TRACED_AT, totalsOf, traceChain, walletList } from "./fixtures";
 
 const USD_KEY = `erc20:${TOKEN}`;
 
@@ -470,6 +470,96 @@ describe("terminals and hypotheses", () => {
     expect(result.exchange_hypotheses.map((h) => [h.exchange, h.basis, h.confidence, h.packet_readiness])).toEqual([
       [null, "behavioral_only", "low", "insufficient"],
     ]);
+  });
+});
+
+describe("hubs and the hop limit", () => {
+  it("treats a hub that taint reaches only at the hop limit as frontier, whichever engine traces it", async () => {
+    // 2 sends 9 only clean funds at hop 2 (fifo), so taint first reaches 9 over 3 at hop 3 = max_hops.
+    const chain = chainOf(
+      [
+        [1, 2, 40, 2],
+        [2, 9, 50, 3],
+        [2, 3, 90, 4],
+        [3, 9, 90, 5],
+        [5, 9, 1, 6],
+        [5, 9, 1, 7],
+        [5, 9, 1, 8],
+        [5, 9, 1, 9],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [2, 100],
+          [5, 100],
+        ],
+      },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, {
+        subjects: [[1, 1]],
+        viaProvider,
+        request: { max_hops: 3 },
+        budget: { hub_event_limit: 3 },
+      });
+      expect(result.terminals, `viaProvider ${viaProvider}`).toEqual([]);
+      expect(result.exchange_hypotheses).toEqual([]);
+      expect(walletList(result)).toContainEqual([9, "frontier", 3]);
+      expect(totalsOf(result)).toMatchObject({ to_terminals: "0", at_hop_limit: "40" });
+    }
+  });
+
+  it("still ends the trace at a hub that taint reaches below the hop limit", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 40, 2],
+        [2, 9, 40, 3],
+        [5, 9, 1, 6],
+        [5, 9, 1, 7],
+        [5, 9, 1, 8],
+        [5, 9, 1, 9],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [5, 100],
+        ],
+      },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, {
+        subjects: [[1, 1]],
+        viaProvider,
+        request: { max_hops: 3 },
+        budget: { hub_event_limit: 3 },
+      });
+      expect(result.terminals.map((t) => [t.address, t.category, t.hop])).toEqual([[addr(9), "unlabeled_hub", 2]]);
+      expect(totalsOf(result)).toMatchObject({ to_terminals: "40", at_hop_limit: "0" });
+    }
+  });
+});
+
+describe("a subject whose incident block is after the window", () => {
+  it("reads none of its events, on either engine", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 1, 2],
+        [1, 2, 1, 6],
+        [1, 2, 1, 7],
+        [1, 2, 1, 12],
+      ],
+      { genesis: [[1, 100]] },
+    );
+    const request = {
+      network: chain.network,
+      subjects: [{ address: addr(1), incident_block: 10n, source_refs: [] }],
+      traced_at: TRACED_AT,
+    };
+    for (const engine of ["event-order", "discovery"] as const) {
+      const computation = computeTraceOnGraph(chain.graph, request, { toBlock: 5, engine });
+      expect(computation.state.edgesAdmitted, engine).toBe(0);
+      expect(computation.sweep.edgeEvent.length).toBe(0);
+    }
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type IssuerRegistry,
 } from "../../../src/tracing/issuer-registry";
 import { compareText, labelsValidAt } from "../../../src/tracing/labels";
+import { endsTrace } from "../../../src/tracing/sweep";
 import type { TaintModel } from "../../../src/tracing/taint";
 import { amountOf, decodeSub } from "../../../src/tracing/transfer-graph";
 import type {
@@ -25,7 +26,7 @@ import type {
   LabelCategory,
   Network,
 } from "../../../src/tracing/types";
-import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, UNREACHED } from "./discovery";
 
 /**
  * One entry of the source manifest. Every fact in the result names the entries it rests on by
@@ -511,7 +512,7 @@ export async function assembleTraceResult(
   const terminals: TraceTerminal[] = [];
   const terminalNodes: number[] = [];
   for (let node = 0; node < graph.nodeCount; node++) {
-    if ((state.flags[node]! & (NODE_TERMINAL | NODE_HUB)) !== 0 && sweep.hopNow[node] !== UNREACHED)
+    if (endsTrace(state.flags[node]!, sweep.hopNow[node]!, request.max_hops) && sweep.hopNow[node] !== UNREACHED)
       terminalNodes.push(node);
   }
   for (const node of terminalNodes) {
@@ -696,7 +697,7 @@ export async function assembleTraceResult(
   const subjectSet = new Set(request.subjects.map((s) => s.address));
   for (let node = 0; node < graph.nodeCount; node++) {
     const f = state.flags[node]!;
-    if ((f & (NODE_TERMINAL | NODE_HUB)) !== 0) continue;
+    if (endsTrace(f, sweep.hopNow[node]!, request.max_hops)) continue;
     if ((f & NODE_SUBJECT) !== 0 || sweep.hopNow[node] !== UNREACHED) walletNodes.push(node);
   }
   const retainedOf = new Map<number, Array<[number, bigint]>>();
