@@ -1,4 +1,4 @@
-import { isTerminalCategory, pickDecidingLabel } from "./labels";
+import { isTerminalCategory } from "./labels";
 import {
   AMOUNT_HI_WORD,
   AMOUNT_LO_WORD,
@@ -260,16 +260,7 @@ export function runDiscovery(
   const relax = (v: number, hop: number, i: number, level: number): void => {
     if ((flags[v]! & NODE_SUBJECT) !== 0) return;
     let changed = false;
-    if (minHop[v] === UNREACHED) {
-      state.touched.push(v);
-      const labels = labelsOf(v);
-      // Most addresses carry no label: skip the filter-and-sort that would find none.
-      const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[outEvent[i]!]!);
-      if (label) {
-        state.labelOf.set(v, label);
-        if (isTerminalCategory(label.category)) flags[v]! |= NODE_TERMINAL;
-      }
-    }
+    if (minHop[v] === UNREACHED) state.touched.push(v);
     if (hop < minHop[v]!) {
       minHop[v] = hop;
       changed = true;
@@ -282,6 +273,13 @@ export function runDiscovery(
       arrivalSub[v] = sub[e]!;
       arrivalTime[v] = time[e]!;
       changed = true;
+      const labels = labelsOf(v);
+      // Most addresses carry no label. Whether v is a terminal is decided when taint first reaches it
+      // (sweep.ts, `decideLabel`); discovery stops at v only if it is one whenever that happens.
+      if (labels.length > 0) {
+        if (isTerminalFrom(labels, arrivalTime[v]!)) flags[v]! |= NODE_TERMINAL;
+        else flags[v]! &= ~NODE_TERMINAL;
+      }
     }
     if (changed && (flags[v]! & (NODE_TERMINAL | NODE_HUB | NODE_SKIPPED)) === 0 && minHop[v]! < maxHops) {
       state.push(v, Math.max(minHop[v]!, level));
@@ -308,7 +306,7 @@ export function runDiscovery(
       const openBlock = arrivalBlock[u]!;
 
       if (!limits.complete && state.loadedFrom[u]! > openBlock) {
-        const unlabeled = !isSubject && !state.labelOf.has(u);
+        const unlabeled = !isSubject && labelsOf(u).length === 0;
         const budgetLeft = Math.max(0, limits.maxEdges - state.edgesAdmitted) + 1;
         pending.push({
           node: u,
@@ -337,7 +335,7 @@ export function runDiscovery(
             state.truncation.add("max_expansions");
             continue;
           }
-          if (!isSubject && !state.labelOf.has(u) && count > limits.hubEventLimit) {
+          if (!isSubject && count > limits.hubEventLimit && labelsOf(u).length === 0) {
             flags[u]! |= NODE_HUB;
             continue;
           }
@@ -384,4 +382,18 @@ export function runDiscovery(
     }
   }
   return [];
+}
+
+/**
+ * Whether an address with these labels is a terminal whenever taint could first reach it, from `time`
+ * (discovery's earliest arrival, which no tainted edge precedes) on: a terminal label holds from then
+ * with no end. A label that holds for a time only leaves it to the sweep, which needs its transfers.
+ */
+function isTerminalFrom(labels: readonly AddressLabel[], time: number): boolean {
+  return labels.some(
+    (label) =>
+      isTerminalCategory(label.category) &&
+      label.valid_to === null &&
+      (label.valid_from === null || label.valid_from <= time),
+  );
 }

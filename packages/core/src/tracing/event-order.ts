@@ -7,10 +7,9 @@ import {
   NODE_TERMINAL,
   UNREACHED,
 } from "./discovery";
-import { isTerminalCategory, pickDecidingLabel } from "./labels";
 import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, TERMINALS, UNEXPLORED } from "./limb-tally";
-import { resetSweepTables, type SweepResult, type SweepTables, sweepResult } from "./sweep";
+import { decideLabel, resetSweepTables, type SweepResult, type SweepTables, sweepResult } from "./sweep";
 import type { TaintLedger } from "./taint";
 import {
   AMOUNT_HI_WORD,
@@ -370,7 +369,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     const pos = toPos[e]!;
     const end = endOf(node);
     const count = end - pos;
-    if (count > input.hubEventLimit && !labelOf.has(node)) {
+    if (count > input.hubEventLimit && input.labelsOf(node).length === 0) {
       flags[node]! |= NODE_HUB;
       return false;
     }
@@ -423,12 +422,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
           if (minHop[t] === UNREACHED) {
             state.touched.push(t);
             minHop[t] = hop;
-            const labels = input.labelsOf(t);
-            const label = labels.length === 0 ? null : pickDecidingLabel(labels, time[e]!);
-            if (label) {
-              labelOf.set(t, label);
-              if (isTerminalCategory(label.category)) flags[t]! |= NODE_TERMINAL;
-            }
+            decideLabel(state, input.labelsOf(t), t, time[e]!);
           }
           if (hop < hopNow[t]!) {
             hopNow[t] = hop;

@@ -1,4 +1,5 @@
 import { type DiscoveryState, NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
+import { isTerminalCategory, pickDecidingLabel } from "./labels";
 import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, type SweepTotals, TERMINALS, UNEXPLORED } from "./limb-tally";
 
@@ -15,6 +16,7 @@ import {
   type TransferGraph,
   timeIndexOf,
 } from "./transfer-graph";
+import type { AddressLabel } from "./types";
 
 /**
  * The sweep: replays, in global time order, every event of every address discovery opened, and
@@ -67,7 +69,7 @@ export interface SweepResult {
 }
 
 /** What the sweep reads of discovery's state. */
-export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock"> & {
+export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock" | "labelOf"> & {
   /** Expanded addresses; when absent they are found by scanning `flags`. */
   readonly expanded?: readonly number[];
   /** Addresses discovery touched (a superset of the subjects); when absent, found by scanning `flags`. */
@@ -95,6 +97,25 @@ export interface SweepTables {
   readonly openEdge: Int32Array;
   /** Ledger id + 1 of (node × assets + asset), 0: none; the event-order engine's index (compact, unlike `pairRec`). */
   readonly entryIds: Int32Array;
+}
+
+/**
+ * Decides what an address is when taint first reaches it, over the edge of event time `time`: its
+ * deciding label then (`pickDecidingLabel`: labels can hold for a time only), kept in `labelOf`, and
+ * whether that makes it a terminal. Both engines decide here, at the same moment, so discovery only
+ * has to make sure it read every address that could turn out not to be a terminal.
+ */
+export function decideLabel(
+  state: Pick<DiscoveryState, "flags" | "labelOf">,
+  labels: readonly AddressLabel[],
+  node: number,
+  time: number,
+): void {
+  const label = labels.length === 0 ? null : pickDecidingLabel(labels, time);
+  if (label) state.labelOf.set(node, label);
+  else state.labelOf.delete(node);
+  if (label && isTerminalCategory(label.category)) state.flags[node]! |= NODE_TERMINAL;
+  else state.flags[node]! &= ~NODE_TERMINAL;
 }
 
 /**
@@ -182,6 +203,8 @@ export interface SweepInput {
   signal: AbortSignal | undefined;
   /** Last block of the trace window; later events are ignored. */
   lastBlock: number;
+  /** Every label of an address; the sweep reads them when taint first reaches it (`decideLabel`). */
+  labelsOf: (node: number) => readonly AddressLabel[];
   /**
    * Genesis allocation of (node, asset), for a graph that holds every event from genesis. When the
    * sweep scans every event anyway, it keeps running balances and takes opening balances from
@@ -361,7 +384,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     const fRuns = genesisBalance ? fOpenBlock !== Number.POSITIVE_INFINITY : fFollowed;
     const tRuns = genesisBalance ? tOpenBlock !== Number.POSITIVE_INFINITY : tFollowed;
     if (!fRuns && !tRuns) continue;
-    const fOpen = fFollowed && hopNow[f]! < maxHops;
+    // A terminal's transfers may have been read (labels that hold for a time: see `decideLabel`), never followed.
+    const fOpen = fFollowed && hopNow[f]! < maxHops && (flags[f]! & NODE_TERMINAL) === 0;
     // The amount as limbs: high word's top 16 bits are the upper limb.
     let ah: number;
     let al: number;
@@ -399,8 +423,11 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         } else {
           const hop = senderHop + 1;
           const edge = tally.emit(e, th, tl, hop);
+          if (hopNow[t] === UNREACHED) decideLabel(state, input.labelsOf(t), t, graph.time[e]!);
           if (hop < hopNow[t]!) {
-            if (tFollowed && hop < maxHops && hopNow[t]! >= maxHops) openEdge[t] = edge;
+            if (tFollowed && (flags[t]! & NODE_TERMINAL) === 0 && hop < maxHops && hopNow[t]! >= maxHops) {
+              openEdge[t] = edge;
+            }
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
@@ -425,7 +452,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       run[at] = nh;
       run[at + 1] = nl;
     }
-    if (tFollowed && hopNow[t]! < maxHops) {
+    if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) {
       let te = ids ? ids[t * stride + a]! - 1 : -1;
       if (te < 0) te = entryFor(t, a);
       if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
@@ -566,7 +593,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     const a = asset[e]!;
     let tainted = 0n;
     let delivered = false;
-    if (fFollowed && hopNow[f]! < maxHops) {
+    if (fFollowed && hopNow[f]! < maxHops && (flags[f]! & NODE_TERMINAL) === 0) {
       const fe = entryFor(f, a);
       tainted = ledger.debit(fe, amount);
       totals[a]!.subjectTaint += ledger.newSubjectTaint;
@@ -589,8 +616,11 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
           edgeEvent.push(e);
           edgeTaint.push(tainted);
           edgeHop.push(hop);
+          if (hopNow[t] === UNREACHED) decideLabel(state, input.labelsOf(t), t, graph.time[e]!);
           if (hop < hopNow[t]!) {
-            if (tFollowed && hop < maxHops && hopNow[t]! >= maxHops) openEdge[t] = edge;
+            if (tFollowed && (flags[t]! & NODE_TERMINAL) === 0 && hop < maxHops && hopNow[t]! >= maxHops) {
+              openEdge[t] = edge;
+            }
             hopNow[t] = hop;
             parentEdge[t] = edge;
           }
@@ -611,7 +641,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     } else if (fRuns) {
       running[f * assetCount + a] = runningOf(f * assetCount + a) - amount;
     }
-    if (tFollowed && hopNow[t]! < maxHops) {
+    if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) {
       const te = entryFor(t, a);
       ledger.credit(te, amount, delivered ? tainted : 0n, delivered && ledger.model === "fifo");
       totals[a]!.subjectTaint += ledger.newSubjectTaint;

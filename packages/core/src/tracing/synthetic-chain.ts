@@ -176,6 +176,8 @@ export class SyntheticChainWriter {
     category: AddressLabel["category"],
     confidence = 70,
     note: string | null = null,
+    /** unix seconds the label holds from and until (exclusive); unset: always */
+    validity: { from?: number; to?: number } = {},
   ): void {
     this.labels.push({
       network: this.network,
@@ -185,8 +187,8 @@ export class SyntheticChainWriter {
       confidence,
       confidence_basis: "ownership",
       source: { dataset: "synthetic", uri: null, license: null, as_of: null, retrieved_at: null },
-      valid_from: null,
-      valid_to: null,
+      valid_from: validity.from ?? null,
+      valid_to: validity.to ?? null,
       note,
     });
   }

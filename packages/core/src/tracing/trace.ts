@@ -309,6 +309,7 @@ function computeWithScratch(
       signal: options.signal,
       lastBlock,
       tables: scratch.tables,
+      labelsOf,
     });
   }
   const computation: TraceComputation = {
@@ -496,6 +497,7 @@ async function computeTraceOverProvider(
     openingBalance: (node, asset) => opening.get(`${node}|${asset}`) ?? null,
     signal,
     lastBlock: toBlock,
+    labelsOf,
   });
   return {
     request,

@@ -12,6 +12,7 @@ import {
   computeTraceOnGraph,
   createIssuerRegistry,
   generateSyntheticChain,
+  NODE_TERMINAL,
   normalizeTraceRequest,
   Sfc32,
   type SyntheticChain,
@@ -23,10 +24,12 @@ import {
   type TraceRequest,
   type TransferGraph,
   traceOutflows,
+  UNREACHED,
 } from "../../src/index";
 import { assembleTraceResult } from "../../src/tracing/result";
 import { runSweepOverBigint as oracleSweep } from "../../src/tracing/sweep";
 import { DEFAULT_BUDGET } from "../../src/tracing/trace";
+import { withoutSources } from "./fixtures";
 import { DiscoveryState as OracleState, runDiscovery as oracleDiscovery } from "./oracle/discovery";
 import { assembleTraceResult as oracleAssemble } from "./oracle/result";
 import { TaintLedger as OracleLedger } from "./oracle/taint";
@@ -83,6 +86,7 @@ function oracleCompute(
     genesisBalance: balanceAt ? (node, asset) => balanceAt(node, asset, -1) : undefined,
     signal: undefined,
     lastBlock,
+    labelsOf,
   });
   const details: Record<string, string> = {
     max_expansions: `stopped expanding after ${budget.max_expansions} addresses`,
@@ -137,7 +141,12 @@ function snapshot(computation: TraceComputation) {
     arrivalSub: [...state.arrivalSub.subarray(0, n)],
     arrivalTime: [...state.arrivalTime.subarray(0, n)],
     flags: [...state.flags.subarray(0, n)],
-    labelOf: [...state.labelOf.keys()].sort((a, b) => a - b),
+    // The deciding label of every address taint reached (read when it first did; the previous engine
+    // also kept one for addresses discovery only touched, which nothing reads).
+    labelOf: [...state.labelOf]
+      .filter(([node]) => computation.sweep.hopNow[node] !== UNREACHED)
+      .map(([node, label]) => [node, label.entity, label.category])
+      .sort((a, b) => Number(a[0]) - Number(b[0])),
     expansions: state.expansions,
     edgesAdmitted: state.edgesAdmitted,
     truncation: [...state.truncation].sort(),
@@ -289,5 +298,78 @@ describe("optimised engine = previous engine (differential)", () => {
       }
     }
     expect(cases).toBe(120);
+  }, 60_000);
+
+  it("decides labels that hold for a time only the same way on every engine", async () => {
+    const asset: AssetRef = { kind: "native", contract: null, decimals: 18, symbol: "ETH" };
+    const categories = ["exchange", "mixer", "bridge", "other", "sanctioned"] as const;
+    let cases = 0;
+    let terminals = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const rng = new Sfc32(seed, "label-windows");
+      const epoch = 1_767_225_600;
+      const writer = new SyntheticChainWriter("synthetic:labels", [asset], 12, epoch);
+      const nodes = Array.from({ length: 12 }, (_, i) => writer.node(`0x${(i + 1).toString(16).padStart(40, "0")}`));
+      for (const node of nodes) writer.allocate(node, 0, BigInt(rng.int(0, 3) * 1000));
+      let block = 1;
+      for (let step = 0; step < 70; step++) {
+        block += rng.int(0, 2);
+        const from = nodes[rng.int(0, nodes.length - 1)]!;
+        const to = nodes[rng.int(0, nodes.length - 1)]!;
+        const balance = writer.balanceOf(from, 0);
+        const amount = (balance * BigInt(rng.int(1, 100))) / 100n;
+        if (amount > 0n) writer.transfer(from, to, 0, amount, block);
+      }
+      // Labels that hold from, until, or between blocks of the chain, and some that always hold.
+      for (let i = 0; i < 5; i++) {
+        const node = nodes[rng.int(2, nodes.length - 1)]!;
+        const at = (b: number) => epoch + b * 12;
+        const start = rng.int(0, block);
+        const shape = rng.int(0, 3);
+        writer.label(node, `Entity ${i}`, categories[rng.int(0, categories.length - 1)]!, rng.int(10, 100), null, {
+          ...(shape === 1 || shape === 3 ? { from: at(start) } : {}),
+          ...(shape === 2 || shape === 3 ? { to: at(start + rng.int(1, 20)) } : {}),
+        });
+      }
+      const chain = writer.finish(`labels-${seed}`);
+      const request: TraceRequest = {
+        network: chain.network,
+        subjects: [...new Set([rng.int(0, 3), rng.int(0, 3)])].map((i) => ({
+          address: chain.graph.addressOf(nodes[i]!),
+          incident_block: BigInt(rng.int(0, 10)),
+          source_refs: [],
+        })),
+        max_hops: rng.int(1, 7),
+        taint_model: MODELS[rng.int(0, MODELS.length - 1)]!,
+        min_value: { default: BigInt(rng.int(1, 50)) },
+        traced_at: TRACED_AT,
+      };
+      // Half the traces end before the chain does.
+      const toBlock = seed % 2 === 0 ? rng.int(1, block) : block;
+      request.to_block = BigInt(toBlock);
+      const walked = computeTraceOnGraph(chain.graph, request, { toBlock });
+      const twoPhase = computeTraceOnGraph(chain.graph, request, { toBlock, engine: "discovery" });
+      const decided = (computation: TraceComputation) => ({
+        ...sweepFacts(computation),
+        terminal: [...computation.state.flags.subarray(0, chain.graph.nodeCount)].map((f, node) =>
+          computation.sweep.hopNow[node] === UNREACHED ? null : f & NODE_TERMINAL,
+        ),
+        labelOf: [...computation.state.labelOf].map(([node, label]) => [node, label.entity]).sort(),
+      });
+      expect(decided(walked), `seed ${seed}`).toEqual(decided(twoPhase));
+      terminals += walked.state.labelOf.size;
+      const provider = new SyntheticChainProvider(chain);
+      const issuers = createIssuerRegistry(chain.issuers);
+      const viaGraph = await traceOutflows(request, { provider, graph: chain.graph, issuers });
+      const viaProvider = await traceOutflows(request, { provider, labels: chain.labelIndex, issuers });
+      // The same facts; only the chain requests they cite differ (pages fetched, or the preloaded graph).
+      const facts = (result: typeof viaGraph) =>
+        withoutSources({ ...result, budget: { ...result.budget, edges_read: null, expansions: null } });
+      expect(facts(viaProvider), `seed ${seed}`).toEqual(facts(viaGraph));
+      cases++;
+    }
+    expect(cases).toBe(60);
+    // The cases must meet labels, not only traces that never reach one.
+    expect(terminals).toBeGreaterThan(20);
   }, 60_000);
 });

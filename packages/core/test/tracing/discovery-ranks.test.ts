@@ -50,8 +50,8 @@ function snapshot(state: DiscoveryState | OracleState, nodeCount: number) {
     arrivalBlock: [...state.arrivalBlock.subarray(0, nodeCount)],
     arrivalSub: [...state.arrivalSub.subarray(0, nodeCount)],
     arrivalTime: [...state.arrivalTime.subarray(0, nodeCount)],
+    // Terminals among the flags; discovery no longer keeps labels (the sweep reads them when taint arrives).
     flags: [...state.flags.subarray(0, nodeCount)],
-    labelled: [...state.labelOf.keys()].sort((a, b) => a - b),
     expansions: state.expansions,
     edgesAdmitted: state.edgesAdmitted,
     truncation: [...state.truncation].sort(),

@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { computeTraceOnGraph, TraceRequestError } from "../../src/index";
-import { addr, chainOf, edgeList, label, TOKEN, TRACED_AT, totalsOf, traceChain, walletList } from "./fixtures";
+import {
+  addr,
+  BLOCK_TIME,
+  chainOf,
+  EPOCH,
+  edgeList,
+  label,
+  TOKEN,
+  TRACED_AT,
+  totalsOf,
+  traceChain,
+  walletList,
+} from "./fixtures";
 
 const USD_KEY = `erc20:${TOKEN}`;
 
@@ -535,6 +547,56 @@ describe("hubs and the hop limit", () => {
       });
       expect(result.terminals.map((t) => [t.address, t.category, t.hop])).toEqual([[addr(9), "unlabeled_hub", 2]]);
       expect(totalsOf(result)).toMatchObject({ to_terminals: "40", at_hop_limit: "0" });
+    }
+  });
+});
+
+describe("labels that hold for a time only", () => {
+  // 3 becomes an exchange at block 7. Taint first reaches it at block 4 (over 2), before that.
+  const exchangeFromBlock7 = { ...label(addr(3), "Exch", "exchange"), valid_from: EPOCH + 7 * BLOCK_TIME };
+  const chain = chainOf(
+    [
+      [1, 2, 40, 2],
+      [2, 3, 30, 4],
+      [1, 3, 20, 10],
+      [3, 4, 50, 11],
+    ],
+    { genesis: [[1, 100]], labels: [exchangeFromBlock7] },
+  );
+
+  it("decide what an address is when taint first reaches it, on every engine", async () => {
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider });
+      expect(result.terminals, `viaProvider ${viaProvider}`).toEqual([]);
+      expect(walletList(result)).toContainEqual([3, "intermediary", 1]);
+      expect(edgeList(result)).toContainEqual([3, 4, "50", "50", 2]);
+      expect(totalsOf(result)).toMatchObject({ to_terminals: "0" });
+    }
+    const request = {
+      network: chain.network,
+      subjects: [{ address: addr(1), incident_block: 1n, source_refs: [] }],
+      traced_at: TRACED_AT,
+    };
+    for (const engine of ["event-order", "discovery"] as const) {
+      const computation = computeTraceOnGraph(chain.graph, request, { engine });
+      expect(computation.state.labelOf.has(chain.graph.nodeOf(addr(3))!), engine).toBe(false);
+    }
+  });
+
+  it("make the address a terminal when taint first reaches it while the label holds", async () => {
+    const later = chainOf(
+      [
+        [1, 2, 40, 2],
+        [2, 3, 30, 8],
+        [3, 4, 30, 11],
+      ],
+      { genesis: [[1, 100]], labels: [exchangeFromBlock7] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(later, { subjects: [[1, 1]], viaProvider });
+      expect(result.terminals.map((t) => [t.address, t.category, t.entity])).toEqual([[addr(3), "exchange", "Exch"]]);
+      expect(edgeList(result)).not.toContainEqual(expect.arrayContaining([3, 4]));
+      expect(totalsOf(result)).toMatchObject({ to_terminals: "30" });
     }
   });
 });

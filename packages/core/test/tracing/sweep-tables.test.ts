@@ -50,6 +50,7 @@ function sweepWith(computation: TraceComputation, tables: SweepTables): { sweep:
     genesisBalance: (node, asset) => balanceAt(node, asset, -1),
     signal: undefined,
     lastBlock: graph.block[graph.eventCount - 1]!,
+    labelsOf: (node) => graph.nodeLabels?.(node) ?? [],
   });
   return { sweep, ledger };
 }
