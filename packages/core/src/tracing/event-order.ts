@@ -182,7 +182,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const balances = balanceIndexOf(graph, genesis, assetCount);
   if (!balances) return null;
   const { senderBefore, receiverBefore, toPos } = balances;
-  const { flags, minHop, labelOf } = state;
+  const { flags, minHop } = state;
   const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
   ledger.reset(input.ledger.model);
   const fifo = ledger.model === "fifo";
