@@ -28,7 +28,16 @@ export const TraceAssetAmount = TraceAmount.extend({
   symbol: z.string().nullable(),
 }).meta({ id: "TraceAssetAmount" });
 
-const LabelCategory = z.enum(["exchange", "exchange_deposit", "mixer", "bridge", "issuer", "sanctioned", "other"]);
+const LabelCategory = z.enum([
+  "exchange",
+  "exchange_deposit",
+  "mixer",
+  "bridge",
+  "issuer",
+  "burn",
+  "sanctioned",
+  "other",
+]);
 const Confidence = z.enum(["high", "medium", "low"]);
 const ExposureBasis = z.enum(["retained", "received"]).meta({
   description: "`retained`: still held by an expanded address; `received`: arrived at an address that was not expanded",

@@ -1,4 +1,4 @@
-import { normalizeAddress } from "./amounts";
+import { isHexAddressNetwork, normalizeAddress } from "./amounts";
 import type { AddressLabel, LabelCategory, LabelLookup, Network } from "./types";
 
 /**
@@ -20,14 +20,48 @@ export const LABEL_CONFIDENCE = {
 
 export type LabelConfidenceBasis = keyof typeof LABEL_CONFIDENCE;
 
-/** Categories whose addresses end the trace: funds are pooled there or leave the chain. */
+/** Categories whose addresses end the trace: funds are pooled there, leave the chain, or are destroyed. */
 export const TERMINAL_CATEGORIES: ReadonlySet<LabelCategory> = new Set([
   "exchange",
   "exchange_deposit",
   "mixer",
   "bridge",
   "issuer",
+  "burn",
 ]);
+
+/** On EVM chains, transfers to it burn tokens and transfers from it mint new ones. */
+export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+
+const zeroAddressLabels = new Map<Network, readonly AddressLabel[]>();
+
+/**
+ * Labels every trace knows without a label file: on an EVM network the zero address is a burn
+ * terminal. What reaches it is destroyed, and what leaves it is newly minted, not the funds that were
+ * burned, so the trace never follows funds out of it.
+ */
+export function builtInLabels(network: Network, address: string): readonly AddressLabel[] {
+  if (address !== ZERO_ADDRESS || !isHexAddressNetwork(network)) return [];
+  let labels = zeroAddressLabels.get(network);
+  if (!labels) {
+    labels = [
+      {
+        network,
+        address: ZERO_ADDRESS,
+        entity: "Zero address (burned)",
+        category: "burn",
+        confidence: 100,
+        confidence_basis: "ownership",
+        source: { dataset: "built-in", uri: null, license: null, as_of: null, retrieved_at: null },
+        valid_from: null,
+        valid_to: null,
+        note: "The EVM convention: a transfer to the zero address burns, a transfer from it mints.",
+      },
+    ];
+    zeroAddressLabels.set(network, labels);
+  }
+  return labels;
+}
 
 export function isTerminalCategory(category: LabelCategory): boolean {
   return TERMINAL_CATEGORIES.has(category);

@@ -3,7 +3,7 @@ import { canonicalize } from "../canonical-json";
 import { hashCanonical } from "../hashing";
 import { assetKey, normalizeAddress } from "./amounts";
 import type { IssuerControls } from "./issuer-registry";
-import { createLabelIndex } from "./labels";
+import { createLabelIndex, ZERO_ADDRESS } from "./labels";
 import { bigintToLimbs } from "./limb-ledger";
 import {
   AMOUNT_OVERFLOW,
@@ -357,8 +357,6 @@ export class SyntheticChainWriter {
     };
   }
 }
-
-export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /** Serves a synthetic chain through the provider interface, paged, with deterministic source refs. */
 export class SyntheticChainProvider implements ChainProvider {

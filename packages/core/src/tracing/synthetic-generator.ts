@@ -1,6 +1,7 @@
 import type { IssuerControls } from "./issuer-registry";
+import { ZERO_ADDRESS } from "./labels";
 import { Sfc32 } from "./prng";
-import { type SyntheticChain, SyntheticChainWriter, ZERO_ADDRESS } from "./synthetic-chain";
+import { type SyntheticChain, SyntheticChainWriter } from "./synthetic-chain";
 import type { Network } from "./types";
 
 /**

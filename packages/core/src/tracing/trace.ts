@@ -3,6 +3,7 @@ import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputati
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
+import { builtInLabels } from "./labels";
 import { LimbLedger } from "./limb-ledger";
 import { LimbTally } from "./limb-tally";
 import { assembleTraceResult, type TraceResult } from "./result";
@@ -116,18 +117,20 @@ function minValueFor(request: NormalizedTraceRequest, graph: TransferGraph): (as
   return (asset) => values[asset] ?? request.min_value_default;
 }
 
+/** The labels of a node: the graph's own, the caller's label store's, and the built-in ones. */
 function labelsLookup(
   network: Network,
   addressOf: (node: number) => string,
   graphLabels: ((node: number) => readonly AddressLabel[]) | undefined,
   external: LabelLookup | undefined,
 ): (node: number) => readonly AddressLabel[] {
-  if (!external) return graphLabels ?? (() => []);
-  if (!graphLabels) return (node) => external.labelsFor(network, addressOf(node));
+  const joined = (a: readonly AddressLabel[], b: readonly AddressLabel[]) =>
+    b.length === 0 ? a : a.length === 0 ? b : [...a, ...b];
   return (node) => {
-    const own = graphLabels(node);
-    const more = external.labelsFor(network, addressOf(node));
-    return more.length === 0 ? own : own.length === 0 ? more : [...own, ...more];
+    const address = addressOf(node);
+    const own = graphLabels ? graphLabels(node) : [];
+    const stored = external ? external.labelsFor(network, address) : [];
+    return joined(joined(own, stored), builtInLabels(network, address));
   };
 }
 

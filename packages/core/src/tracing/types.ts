@@ -116,7 +116,15 @@ export interface ChainProvider {
  * addresses are pooled or leave the chain there, so those addresses end the trace (terminals).
  * `sanctioned` and `other` are flags: tracing continues through them.
  */
-export type LabelCategory = "exchange" | "exchange_deposit" | "mixer" | "bridge" | "issuer" | "sanctioned" | "other";
+export type LabelCategory =
+  | "exchange"
+  | "exchange_deposit"
+  | "mixer"
+  | "bridge"
+  | "issuer"
+  | "burn"
+  | "sanctioned"
+  | "other";
 
 export interface LabelSource {
   /** Name of the dataset the label came from, e.g. `ofac-sdn` or `ops-manual-2026-07`. */

@@ -9,6 +9,7 @@ import {
   AMOUNT_OVERFLOW,
   type AssetRef,
   assetKey,
+  builtInLabels,
   computeTraceOnGraph,
   createIssuerRegistry,
   generateSyntheticChain,
@@ -51,7 +52,9 @@ function oracleCompute(
     const node = graph.nodeOf(subject.address);
     if (node !== undefined) state.addSubject(node, subject.incident_block);
   }
-  const labelsOf = graph.nodeLabels ?? (() => []);
+  // The previous engine's labels, with the built-in ones every trace now knows (the zero address).
+  const graphLabels = graph.nodeLabels ?? (() => []);
+  const labelsOf = (node: number) => [...graphLabels(node), ...builtInLabels(graph.network, graph.addressOf(node))];
   const values = graph.assets.map(
     (asset) => normalized.min_value_per_asset[assetKey(asset)] ?? normalized.min_value_default,
   );

@@ -601,6 +601,36 @@ describe("labels that hold for a time only", () => {
   });
 });
 
+describe("the zero address", () => {
+  it("is a burn terminal: what reaches it is destroyed, and what it later mints is not followed", async () => {
+    // 0 mints 1000 to 2, the subject 1 burns 100 to 0, then 0 mints 50 to 3.
+    const chain = chainOf(
+      [
+        [0, 2, 1000, 1],
+        [1, 0, 100, 3],
+        [0, 3, 50, 5],
+      ],
+      { genesis: [[1, 100]] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 2]], viaProvider });
+      expect(edgeList(result), `viaProvider ${viaProvider}`).toEqual([[1, 0, "100", "100", 1]]);
+      expect(result.terminals.map((t) => [t.address, t.category, t.entity, t.hop])).toEqual([
+        [addr(0), "burn", "Zero address (burned)", 1],
+      ]);
+      expect(result.wallets.map((w) => w.address)).toEqual([addr(1)]);
+      expect(result.exchange_hypotheses).toEqual([]);
+      expect(totalsOf(result)).toMatchObject({ subject_taint: "100", to_terminals: "100" });
+      const source = result.sources.find((entry) => entry.source_type === "label");
+      expect(source).toMatchObject({
+        title:
+          "Zero address (burned) (burn) from built-in: The EVM convention: a transfer to the zero address burns, a transfer from it mints.",
+        dataset: "built-in",
+      });
+    }
+  });
+});
+
 describe("a subject whose incident block is after the window", () => {
   it("reads none of its events, on either engine", async () => {
     const chain = chainOf(
