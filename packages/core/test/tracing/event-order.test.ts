@@ -7,15 +7,18 @@
 import { describe, expect, it } from "vitest";
 import {
   assetKey,
+  computeTraceOnGraph,
   createSweepTables,
   DiscoveryState,
   generateSyntheticChain,
   normalizeTraceRequest,
+  releaseTraceComputation,
   Sfc32,
   type SyntheticChain,
   TaintLedger,
   type TaintModel,
   type TraceBudget,
+  type TraceComputation,
   type TraceRequest,
 } from "../../src/index";
 import { runEventOrderTrace, SCAN_RATIO } from "../../src/tracing/event-order";
@@ -133,5 +136,57 @@ describe("event-order walk", () => {
     // The cases must trace something, and some must hit a budget.
     expect(edges).toBeGreaterThan(1_000);
     expect(truncated).toBeGreaterThan(3);
+  }, 120_000);
+
+  it("gives the same trace on arrays pooled from earlier traces as on fresh ones", () => {
+    // Two copies of one chain: traces over the first reuse its pooled arrays, those over the second
+    // never give theirs back, so each allocates afresh.
+    const pooled = generateSyntheticChain({ seed: 8, users: 300, events: 5_000, scenarios: 1 });
+    const fresh = generateSyntheticChain({ seed: 8, users: 300, events: 5_000, scenarios: 1 });
+    const rng = new Sfc32(8, "pooled");
+    const lastBlock = pooled.graph.block[pooled.graph.eventCount - 1]!;
+    const facts = (computation: TraceComputation) => {
+      const { state, sweep, ledger, graph } = computation;
+      const n = graph.nodeCount;
+      return {
+        flags: [...state.flags.subarray(0, n)],
+        minHop: [...state.minHop.subarray(0, n)],
+        labelOf: [...state.labelOf.keys()].sort((a, b) => a - b),
+        expansions: state.expansions,
+        edgesAdmitted: state.edgesAdmitted,
+        truncation: [...state.truncation].sort(),
+        edgeEvent: [...sweep.edgeEvent],
+        edgeTaint: sweep.edgeTaint,
+        hopNow: [...sweep.hopNow],
+        parentEdge: [...sweep.parentEdge],
+        openEdge: [...sweep.openEdge],
+        entries: sweep.entries,
+        opening: sweep.opening,
+        totals: sweep.totals,
+        ledger: sweep.entries.map(([, , id]) => [ledger.taintHeld(id), ledger.balanceHeld(id), ledger.isTainted(id)]),
+      };
+    };
+    let edges = 0;
+    for (let round = 0; round < 24; round++) {
+      const subjects = pooled.busiestUsers
+        .slice(0, rng.int(1, 12))
+        .map((address) => ({ address, incident_block: BigInt(rng.int(0, 60)), source_refs: [] }));
+      const request: TraceRequest = {
+        network: pooled.network,
+        subjects,
+        max_hops: rng.int(1, 7),
+        taint_model: MODELS[round % 3]!,
+        traced_at: TRACED_AT,
+      };
+      const budget: TraceBudget = round % 4 === 1 ? { max_expansions: rng.int(1, 80) } : {};
+      const toBlock = round % 5 === 4 ? rng.int(Math.floor(lastBlock / 2), lastBlock) : lastBlock;
+      const engine = round % 6 === 5 ? ("discovery" as const) : ("event-order" as const);
+      const reused = computeTraceOnGraph(pooled.graph, request, { budget, toBlock, engine });
+      const allocated = computeTraceOnGraph(fresh.graph, request, { budget, toBlock, engine });
+      expect(facts(reused), `round ${round}`).toEqual(facts(allocated));
+      edges += reused.sweep.edgeEvent.length;
+      releaseTraceComputation(reused);
+    }
+    expect(edges).toBeGreaterThan(1_000);
   }, 120_000);
 });

@@ -79,6 +79,8 @@ function columns(tables: SweepTables) {
     pairRec: tables.pairRec ? [...tables.pairRec] : null,
     hopNow: [...tables.hopNow],
     parentEdge: [...tables.parentEdge],
+    openEdge: [...tables.openEdge],
+    entryIds: [...tables.entryIds],
   };
 }
 
