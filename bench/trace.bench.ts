@@ -12,7 +12,10 @@
  *   exact taint (what a 2x target applies to), its arrays given back after each run as `traceOutflows`
  *   does; the full `traceOutflows` (result assembly with every edge as a JSON object) is timed once on
  *   its own. "discovery only" is the first half of the engine a provider's trace runs (discovery, then
- *   the sweep), over the same graph.
+ *   the sweep), over the same graph. Under each case, its ledger floor: the addresses that case opened,
+ *   at the events that opened them, each event moving only their exact balances; the engine's own
+ *   overhead is its time over that floor, and the floor over the BFS is what exact time-ordered
+ *   ledgers cost that a BFS does not.
  * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`.
  * Timings are medians of BENCH_RUNS runs after one warm-up: wall time, and the process's CPU time
  * (steadier on a shared machine). Memory: RSS, V8 heap and array buffers (typed arrays live outside
