@@ -1,12 +1,15 @@
 import {
   AssetMapLegacy,
+  CURRENT_OPERATIONS,
   Health,
   LEGACY_DEPRECATED_AT,
   LEGACY_ROUTES,
   LEGACY_VERSION,
+  type LegacyRoute,
   Matter,
   SandboxKey,
 } from "@crs/contract";
+import { operationHash, tagHash } from "@crs/rest/docs/anchors";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   countEvents,
@@ -43,7 +46,16 @@ async function mintLegacyKey(): Promise<{ key: string; organizationId: string }>
 function expectWindowHeaders(response: TestResponse, successor: string): void {
   expect(response.headers.get("deprecation")).toBe(`@${Date.parse(LEGACY_DEPRECATED_AT) / 1000}`);
   expect(response.headers.get("sunset")).toBe("Sat, 03 Oct 2026 00:00:00 GMT");
-  expect(response.headers.get("link")).toBe(`<${successor}>; rel="successor-version"`);
+  const link = successor.replaceAll("{", "%7B").replaceAll("}", "%7D");
+  expect(response.headers.get("link")).toBe(`<${link}>; rel="successor-version"`);
+}
+
+/** Where the reference documents a legacy route's successor: its operation's entry, or its section. */
+function successorDocUrl(route: LegacyRoute): string {
+  const { successor } = route;
+  if ("tag" in successor) return `${PUBLIC_BASE_URL}/docs#${tagHash(successor.tag)}`;
+  const { definition } = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!;
+  return `${PUBLIC_BASE_URL}/docs#${operationHash(definition.tag, definition.method, definition.path!)}`;
 }
 
 function expectNoWindowHeaders(response: TestResponse): void {
@@ -155,12 +167,18 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
     expectWindowHeaders(response, docUrl);
   });
 
-  it("serves health outside the window's rules, and sends its /docs to the current reference", async () => {
+  it("carries the window's headers on every answer, health and unknown routes included, and sends its /docs to the current reference", async () => {
     const health = await app().legacyRequest("GET", "/v1/health");
     expect(health.status).toBe(200);
-    Health.parse(health.json);
+    expect(Health.parse(health.json).version).toBe(LEGACY_VERSION);
     expect(health.headers.get("svc-version")).toBe(LEGACY_VERSION);
-    expectNoWindowHeaders(health);
+    expectWindowHeaders(health, `${PUBLIC_BASE_URL}/docs`);
+    for (const path of ["/v1/no-such-thing", "/v1/matters/%zz"]) {
+      const answer = await app().legacyRequest("GET", path);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.headers.get("svc-version")).toBe(LEGACY_VERSION);
+      expectWindowHeaders(answer, `${PUBLIC_BASE_URL}/docs`);
+    }
     const docs = await fetch(`${app().legacyUrl}/docs`, { redirect: "manual" });
     expect(docs.status).toBe(302);
     expect(docs.headers.get("location")).toBe(`${PUBLIC_BASE_URL}/docs`);
@@ -206,6 +224,7 @@ describe("the legacy listener after its window", () => {
     const health = await app().legacyRequest("GET", "/v1/health");
     expect(health.status).toBe(200);
     expect(health.headers.get("svc-version")).toBe(LEGACY_VERSION);
+    expectNoWindowHeaders(health);
   });
 
   it("answers every documented 2026-06-11 route 410 after the window and 404 inside it, each with its successor", async () => {
@@ -213,16 +232,19 @@ describe("the legacy listener after its window", () => {
       // Keyless calls draw on the client address's bucket: start each route with a full one.
       await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
       const path = concrete(route.path);
+      const docUrl = successorDocUrl(route);
+      // The route answers before its body is read: an unreadable one changes nothing.
+      const body = route.method === "GET" ? {} : { rawBody: "{not json" };
       afterWindow();
-      const retired = await app().legacyRequest(route.method, path, route.method === "GET" ? {} : { body: {} });
-      const error = expectLegacyError(retired, 410, ErrorEnvelope.parse(retired.json).error.doc_url);
-      expect(error.doc_url, `${route.method} ${route.path}`).toMatch(/^https:\/\/api\.sandbox\.test\/docs#tag\//);
+      const retired = await app().legacyRequest(route.method, path, body);
+      const error = expectLegacyError(retired, 410, docUrl);
       expect(error.message).toContain(`${route.method} ${route.path}`);
       expect(error.details?.successor).toBeDefined();
+      expectNoWindowHeaders(retired);
       insideWindow();
-      const unserved = await app().legacyRequest(route.method, path, route.method === "GET" ? {} : { body: {} });
-      expectLegacyError(unserved, 404, error.doc_url);
-      expectWindowHeaders(unserved, error.doc_url);
+      const unserved = await app().legacyRequest(route.method, path, body);
+      expectLegacyError(unserved, 404, docUrl);
+      expectWindowHeaders(unserved, docUrl);
     }
     // Claw, actions, monitoring and network attribution point at the jobs reference.
     afterWindow();
@@ -257,5 +279,31 @@ describe("the legacy listener's gates", () => {
     expect(replay.status).toBe(403);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.text).toBe(first.text);
+    // The current listener keeps 409, on either version.
+    const owner = await app().mintKey();
+    const current = Matter.parse(
+      (await app().request("POST", "/v1/matters", { key: owner.key, body: { name: "Acme Holdings v. Doe" } })).json,
+    );
+    for (const version of ["2026-07-05", "2026-06-11"]) {
+      const gated = await app().request("POST", "/v1/packets", {
+        key: owner.key,
+        body: { matter_id: current.id, type: "exchange_freeze" },
+        headers: { "svc-version": version },
+      });
+      expect(gated.status, version).toBe(409);
+      expectNoWindowHeaders(gated);
+    }
+  });
+
+  it("keeps the window's headers on a rate-limited answer of the version's own routes", async () => {
+    const { key } = await mintLegacyKey();
+    await app().sql`update rate_limit_buckets set tokens = 0 where bucket like 'ip:%'`;
+    let limited: TestResponse | undefined;
+    for (let i = 0; i < 200 && limited === undefined; i++) {
+      const answer = await app().legacyRequest("GET", "/v1/claw/campaigns", { key });
+      if (answer.status === 429) limited = answer;
+    }
+    expect(limited?.status).toBe(429);
+    expectWindowHeaders(limited!, `${PUBLIC_BASE_URL}/docs#tag/jobs`);
   });
 });

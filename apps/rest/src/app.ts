@@ -10,7 +10,12 @@ import { newId } from "@crs/db";
 import { boundOperations, chargeClientAddress, requestLogFields, type ServiceDeps, type Surface } from "@crs/services";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
-import { applyCompatibilityWindow, type LegacyListenerOptions, registerLegacyRoutes } from "./plumbing/legacy-listener";
+import {
+  applyCompatibilityWindow,
+  type LegacyListenerOptions,
+  listenerWindowHeaders,
+  registerLegacyRoutes,
+} from "./plumbing/legacy-listener";
 import { registerExportDownload } from "./plumbing/register-export-download";
 import { registerOperation } from "./plumbing/register-operation";
 import { sendError } from "./plumbing/send-error";
@@ -55,6 +60,11 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   const legacy = options.legacy;
   if (surface === "legacy" && !legacy) throw new Error("the legacy listener needs its window and the current origin");
   const answeredVersion = surface === "legacy" ? LEGACY_VERSION : CURRENT_VERSION;
+  /** On the legacy listener inside its window: the headers every answer carries. */
+  const windowHeaders = (reply: FastifyReply) => {
+    const headers = legacy ? listenerWindowHeaders(deps, legacy) : null;
+    if (headers) for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  };
   const chargeAnonymous = (request: FastifyRequest, reply: FastifyReply) =>
     chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
   const fail = (reply: FastifyReply, request: FastifyRequest, error: unknown) =>
@@ -75,6 +85,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     frameworkErrors: (error, request, reply) => {
       request.requestId = request.id;
       reply.header("Svc-Request-Id", request.id).header("Svc-Version", answeredVersion);
+      windowHeaders(reply);
       const answer =
         error.code === "FST_ERR_MAX_PARAM_LENGTH"
           ? new AppError("not_found", { message: "No such object: the id in the URL is too long to be one." })
@@ -96,6 +107,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     // Every response names a version, also those that never reach an operation
     // (unknown route, unreadable body); an operation replaces it with the version it used.
     reply.header("Svc-Version", answeredVersion);
+    windowHeaders(reply);
     done();
   });
   // One line per request, written after the answer is sent; Fastify's own request logging is off.

@@ -19,6 +19,7 @@ export function compatibilityHeaders(window: CompatibilityWindow, successorUrl: 
   return {
     Deprecation: `@${Math.floor(window.deprecatedAt.getTime() / 1000)}`,
     Sunset: window.sunset.toUTCString(),
-    Link: `<${successorUrl}>; rel="successor-version"`,
+    // A reference anchor names a path template; braces are not allowed in a URI reference.
+    Link: `<${successorUrl.replaceAll("{", "%7B").replaceAll("}", "%7D")}>; rel="successor-version"`,
   };
 }

@@ -17,4 +17,10 @@ describe("compatibility window", () => {
       Link: '<https://api.example/v1/parties>; rel="successor-version"',
     });
   });
+
+  it("escapes the braces of a reference anchor that names a path template, which a link may not hold", () => {
+    expect(compatibilityHeaders(window, "https://api.example/docs#tag/packets/GET/v1/packets/{packet_id}").Link).toBe(
+      '<https://api.example/docs#tag/packets/GET/v1/packets/%7Bpacket_id%7D>; rel="successor-version"',
+    );
+  });
 });

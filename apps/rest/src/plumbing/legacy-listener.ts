@@ -83,10 +83,21 @@ function resolveSuccessor(successor: LegacySuccessor, currentBaseUrl: string): R
 }
 
 /**
+ * The window's headers while it is open, for every answer of the listener (unknown routes and
+ * unreadable URLs too); an operation or a legacy route then names its own successor in `Link`.
+ */
+export function listenerWindowHeaders(deps: ServiceDeps, legacy: LegacyListenerOptions): Record<string, string> | null {
+  return isRetired(legacy.window, deps.clock())
+    ? null
+    : compatibilityHeaders(legacy.window, `${legacy.currentBaseUrl}/docs`);
+}
+
+/**
  * The 2026-06-11 routes this server does not serve as operations (see LEGACY_ROUTES): after the window
  * they answer 410 `endpoint_retired` pointing at their successor; inside it, 404 `not_found` saying so,
- * with the window's headers. No key is needed for either answer, and the client address is charged as
- * for any unknown route. `/docs` sends readers (and every `doc_url`) to the current listener's reference.
+ * with the window's headers. They answer before the body is read (whatever it holds), need no key, and
+ * charge the client address as any unknown route does. `/docs` sends readers (and every `doc_url`) to
+ * the current listener's reference.
  */
 export function registerLegacyRoutes(app: FastifyInstance, deps: ServiceDeps, legacy: LegacyListenerOptions): void {
   const { window, currentBaseUrl } = legacy;
@@ -96,13 +107,17 @@ export function registerLegacyRoutes(app: FastifyInstance, deps: ServiceDeps, le
     app.route({
       method: route.method,
       url: toFastifyPath(route.path),
-      handler: async (request, reply) => {
+      onRequest: async (request, reply) => {
         try {
+          const answer = legacyRouteAnswer(route, successor, window, deps.clock(), reply);
           await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
-          throw legacyRouteAnswer(route, successor, window, deps.clock(), reply);
+          throw answer;
         } catch (error) {
           return sendError(reply, request, error, deps.publicBaseUrl);
         }
+      },
+      handler: async () => {
+        throw new Error("a legacy route answers in onRequest");
       },
     });
   }

@@ -1,4 +1,4 @@
-import { CURRENT_VERSION, type Health } from "@crs/contract";
+import { CURRENT_VERSION, type Health, LEGACY_VERSION } from "@crs/contract";
 import { formatTimestamp } from "@crs/core";
 import { sql } from "drizzle-orm";
 import type { PublicContext } from "../context";
@@ -14,7 +14,8 @@ export async function checkHealth(context: PublicContext): Promise<Health> {
   return {
     object: "health",
     status: storeStatus === "ok" ? "ok" : "degraded",
-    version: CURRENT_VERSION,
+    // The version this listener answers: the legacy one answers only 2026-06-11.
+    version: context.surface === "legacy" ? LEGACY_VERSION : CURRENT_VERSION,
     environment: context.actor?.environment ?? "sandbox",
     store: { kind: "postgres", status: storeStatus },
     timestamp: formatTimestamp(context.clock()),
