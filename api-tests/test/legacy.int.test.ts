@@ -2,6 +2,7 @@ import {
   AssetMapLegacy,
   CURRENT_OPERATIONS,
   Health,
+  JudgmentValidationLegacy,
   LEGACY_DEPRECATED_AT,
   LEGACY_ROUTES,
   LEGACY_VERSION,
@@ -11,6 +12,7 @@ import {
 } from "@crs/contract";
 import { operationHash, tagHash } from "@crs/rest/docs/anchors";
 import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   countEvents,
   countRows,
@@ -19,6 +21,7 @@ import {
   expectError,
   expectStandardHeaders,
 } from "./support/expectations";
+import { createCase } from "./support/fixtures";
 import { LEGACY_BASE_URL, PUBLIC_BASE_URL, type TestResponse, useTestApp } from "./support/test-app";
 
 const SUNSET = new Date("2026-10-03T00:00:00Z");
@@ -134,6 +137,19 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
     >`select organization_id from matters where id = ${matter.id}`;
     expect(row?.organization_id).toBe(organizationId);
     expect(await countRows(app().sql, "jobs", organizationId)).toBe(1);
+  });
+
+  it("answers in the 2026-06-11 shapes: a judgment's validation as the array of gates", async () => {
+    const { key, organizationId } = await mintLegacyKey();
+    const legacyApp = { ...app(), request: app().legacyRequest };
+    const owner = { key, keyId: "", organizationId, environment: "sandbox" as const };
+    const { judgment } = await createCase(legacyApp, owner);
+    const response = await app().legacyRequest("POST", `/v1/judgments/${judgment.id}/validate`, { key, body: {} });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("svc-version")).toBe(LEGACY_VERSION);
+    expectWindowHeaders(response, `${PUBLIC_BASE_URL}/v1/judgments/${judgment.id}/validate`);
+    const validation = JudgmentValidationLegacy.strict().extend({ audit_ref: z.string() }).parse(response.json);
+    expect(validation.gates.length).toBeGreaterThan(5);
   });
 
   it("answers only version 2026-06-11: another Svc-Version is refused, naming the header", async () => {
