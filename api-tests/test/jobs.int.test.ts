@@ -174,6 +174,12 @@ describe("POST /v1/jobs", () => {
       },
     });
     expect(expectError(twice, 422, "invalid_request").error.param).toBe("input.wallets.1");
+    const burned = await app().request("POST", "/v1/jobs", {
+      key: owner.key,
+      body: { type: "crypto.trace", input: { wallets: [WALLET, `0x${"0".repeat(40)}`] } },
+    });
+    const zero = expectError(burned, 422, "invalid_request").error;
+    expect(zero.message).toContain("zero address");
     const other = await app().mintKey();
     const { matter } = await createMatter(app(), other);
     const foreign = await app().request("POST", "/v1/jobs", {

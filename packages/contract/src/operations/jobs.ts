@@ -1,4 +1,4 @@
-import { JOB_STATUSES, JOB_TYPES, MAX_HOPS_CAP } from "@crs/core";
+import { isBurnAddress, JOB_STATUSES, JOB_TYPES, MAX_HOPS_CAP } from "@crs/core";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { TraceJobResult } from "../schemas/asset-map";
@@ -16,7 +16,11 @@ import {
 export const ChainAddress = z
   .string()
   .trim()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .refine(
+    (address) => !isBurnAddress("ethereum", address),
+    "must not be the zero address: what is sent there is burned, and what it sends is newly minted",
+  );
 
 export const TraceWalletInput = z
   .union([

@@ -33,6 +33,11 @@ export const TERMINAL_CATEGORIES: ReadonlySet<LabelCategory> = new Set([
 /** On EVM chains, transfers to it burn tokens and transfers from it mint new ones. */
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
+/** Whether funds sent to this address are destroyed by the chain's convention (it is never a subject). */
+export function isBurnAddress(network: Network, address: string): boolean {
+  return builtInLabels(network, normalizeAddress(network, address)).some((label) => label.category === "burn");
+}
+
 const zeroAddressLabels = new Map<Network, readonly AddressLabel[]>();
 
 /**

@@ -3,7 +3,7 @@ import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputati
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
-import { builtInLabels } from "./labels";
+import { builtInLabels, isBurnAddress } from "./labels";
 import { LimbLedger } from "./limb-ledger";
 import { LimbTally } from "./limb-tally";
 import { assembleTraceResult, type TraceResult } from "./result";
@@ -80,6 +80,11 @@ export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceReq
   const subjects = request.subjects.map((subject) => {
     const address = normalizeAddress(request.network, subject.address);
     if (seen.has(address)) throw new TraceRequestError(`subject listed twice: ${address}`);
+    if (isBurnAddress(request.network, address)) {
+      throw new TraceRequestError(
+        `${address} cannot be a subject: what is sent there is burned, and what it sends is newly minted`,
+      );
+    }
     seen.add(address);
     if (subject.incident_block < 0n || subject.incident_block > BigInt(MAX_BLOCK)) {
       throw new TraceRequestError(`incident_block out of range for ${address}`);

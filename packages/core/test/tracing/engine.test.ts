@@ -622,6 +622,7 @@ describe("the zero address", () => {
       expect(result.exchange_hypotheses).toEqual([]);
       expect(totalsOf(result)).toMatchObject({ subject_taint: "100", to_terminals: "100" });
       const source = result.sources.find((entry) => entry.source_type === "label");
+      await expect(traceChain(chain, { subjects: [[0, 1]], viaProvider })).rejects.toThrow(/cannot be a subject/);
       expect(source).toMatchObject({
         title:
           "Zero address (burned) (burn) from built-in: The EVM convention: a transfer to the zero address burns, a transfer from it mints.",
