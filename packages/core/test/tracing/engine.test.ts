@@ -583,6 +583,39 @@ describe("labels that hold for a time only", () => {
     }
   });
 
+  it("list a wallet's labels as of when taint first reached it, also when it opened later", async () => {
+    // Taint touches 3 at the hop limit at block 4, before it is an exchange; it opens at block 10.
+    const limit = chainOf(
+      [
+        [1, 2, 40, 2],
+        [2, 3, 30, 4],
+        [1, 3, 20, 10],
+        [3, 4, 50, 11],
+      ],
+      { genesis: [[1, 100]], labels: [exchangeFromBlock7] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(limit, { subjects: [[1, 1]], viaProvider, request: { max_hops: 2 } });
+      const wallet = result.wallets.find((w) => w.address === addr(3))!;
+      expect(wallet.role, `viaProvider ${viaProvider}`).toBe("intermediary");
+      expect(wallet.labels).toEqual([]);
+    }
+  });
+
+  it("list a subject's labels as of when it was traced", async () => {
+    const sanctioned = { ...label(addr(1), "OFAC SDN", "sanctioned"), valid_from: EPOCH };
+    const expired = { ...label(addr(1), "Old Exchange", "exchange"), valid_to: EPOCH - 86_400 };
+    const chain = chainOf([[1, 2, 40, 2]], { genesis: [[1, 100]], labels: [sanctioned, expired] });
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider });
+      const subject = result.wallets.find((w) => w.address === addr(1))!;
+      expect(
+        subject.labels.map((l) => l.entity),
+        `viaProvider ${viaProvider}`,
+      ).toEqual(["OFAC SDN"]);
+    }
+  });
+
   it("make the address a terminal when taint first reaches it while the label holds", async () => {
     const later = chainOf(
       [
