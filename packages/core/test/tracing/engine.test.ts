@@ -616,6 +616,56 @@ describe("labels that hold for a time only", () => {
     }
   });
 
+  it("follow an address whose terminal label ended before taint reached it, though it held when funds first could", async () => {
+    // Discovery's earliest arrival at 3 (block 4, clean under fifo) falls in the label's window; taint
+    // arrives at block 8, after it ended: discovery must read 3's transfers.
+    const ended = {
+      ...label(addr(3), "Exch", "exchange"),
+      valid_from: EPOCH + 3 * BLOCK_TIME,
+      valid_to: EPOCH + 6 * BLOCK_TIME,
+    };
+    const chain = chainOf(
+      [
+        [1, 2, 40, 2],
+        [2, 3, 50, 4],
+        [2, 3, 90, 8],
+        [3, 4, 60, 9],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [2, 100],
+        ],
+        labels: [ended],
+      },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider });
+      expect(walletList(result), `viaProvider ${viaProvider}`).toContainEqual([3, "intermediary", 2]);
+      expect(result.terminals).toEqual([]);
+      // 3 holds the 40 (its 60 out at block 9 is the clean value it held first, under fifo).
+      const wallet = result.wallets.find((w) => w.address === addr(3))!;
+      expect(wallet.retained?.map((r) => r.base_units)).toEqual(["40"]);
+      expect(totalsOf(result)).toMatchObject({ to_terminals: "0" });
+    }
+  });
+
+  it("treat a label's end as exclusive: taint arriving at valid_to finds it no longer holding", async () => {
+    const endsAt4 = { ...label(addr(3), "Exch", "exchange"), valid_to: EPOCH + 4 * BLOCK_TIME };
+    const chain = chainOf(
+      [
+        [1, 3, 40, 4],
+        [3, 4, 40, 5],
+      ],
+      { genesis: [[1, 100]], labels: [endsAt4] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider });
+      expect(result.terminals, `viaProvider ${viaProvider}`).toEqual([]);
+      expect(edgeList(result)).toContainEqual([3, 4, "40", "40", 2]);
+    }
+  });
+
   it("make the address a terminal when taint first reaches it while the label holds", async () => {
     const later = chainOf(
       [
