@@ -111,7 +111,12 @@ export function decideLabel(
   node: number,
   time: number,
 ): void {
-  const label = labels.length === 0 ? null : pickDecidingLabel(labels, time);
+  if (labels.length === 0) {
+    // Most addresses: nothing to read, and nothing was kept for them (labels are only kept from here).
+    state.flags[node]! &= ~NODE_TERMINAL;
+    return;
+  }
+  const label = pickDecidingLabel(labels, time);
   if (label) state.labelOf.set(node, label);
   else state.labelOf.delete(node);
   if (label && isTerminalCategory(label.category)) state.flags[node]! |= NODE_TERMINAL;

@@ -3,7 +3,7 @@ import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputati
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
-import { builtInLabels, isBurnAddress } from "./labels";
+import { builtInLabels, isBurnAddress, ZERO_ADDRESS } from "./labels";
 import { LimbLedger } from "./limb-ledger";
 import { LimbTally } from "./limb-tally";
 import { assembleTraceResult, type TraceResult } from "./result";
@@ -122,15 +122,24 @@ function minValueFor(request: NormalizedTraceRequest, graph: TransferGraph): (as
   return (asset) => values[asset] ?? request.min_value_default;
 }
 
-/** The labels of a node: the graph's own, the caller's label store's, and the built-in ones. */
+/**
+ * The labels of a node: the graph's own, the caller's label store's, and the built-in ones. Over a
+ * preloaded graph without a store, only the zero address's node needs more than the graph's own (a
+ * walk asks for the labels of every address taint reaches).
+ */
 function labelsLookup(
   network: Network,
   addressOf: (node: number) => string,
   graphLabels: ((node: number) => readonly AddressLabel[]) | undefined,
   external: LabelLookup | undefined,
+  zeroNode?: number,
 ): (node: number) => readonly AddressLabel[] {
   const joined = (a: readonly AddressLabel[], b: readonly AddressLabel[]) =>
     b.length === 0 ? a : a.length === 0 ? b : [...a, ...b];
+  if (graphLabels && !external && zeroNode !== undefined) {
+    const zeroLabels = builtInLabels(network, ZERO_ADDRESS);
+    return (node) => (node === zeroNode ? joined(graphLabels(node), zeroLabels) : graphLabels(node));
+  }
   return (node) => {
     const address = addressOf(node);
     const own = graphLabels ? graphLabels(node) : [];
@@ -263,7 +272,13 @@ function computeWithScratch(
   const scratch = takeScratch(graph, normalized.max_hops);
   const state = scratch.state;
   addSubjects(graph, state, normalized);
-  const labelsOf = labelsLookup(graph.network, graph.addressOf, graph.nodeLabels, options.labels);
+  const labelsOf = labelsLookup(
+    graph.network,
+    graph.addressOf,
+    graph.nodeLabels,
+    options.labels,
+    graph.nodeOf(ZERO_ADDRESS) ?? -1,
+  );
   const minValueOf = minValueFor(normalized, graph);
   const lastBlock = options.toBlock ?? (graph.eventCount > 0 ? graph.block[graph.eventCount - 1]! : 0);
   const limits = {
