@@ -3,6 +3,7 @@ import {
   type AddressLabel,
   createLabelIndex,
   isHexAddressNetwork,
+  LABEL_CATEGORIES,
   LABEL_CONFIDENCE,
   type LabelLookup,
   type Network,
@@ -27,7 +28,7 @@ const LabelEntry = z
     network: z.string().min(1),
     address: z.string().min(1),
     entity: z.string().min(1),
-    category: z.enum(["exchange", "exchange_deposit", "mixer", "bridge", "issuer", "burn", "sanctioned", "other"]),
+    category: z.enum(LABEL_CATEGORIES),
     /** A basis from the confidence vocabulary, or a number 0–100. */
     confidence: z.union([confidenceBasis, z.number().int().min(0).max(100)]),
     source_uri: z.string().url().nullable().optional(),

@@ -1,3 +1,4 @@
+import { LABEL_CATEGORIES } from "@crs/core";
 import { z } from "zod";
 import { Timestamp } from "./common";
 
@@ -28,16 +29,7 @@ export const TraceAssetAmount = TraceAmount.extend({
   symbol: z.string().nullable(),
 }).meta({ id: "TraceAssetAmount" });
 
-const LabelCategory = z.enum([
-  "exchange",
-  "exchange_deposit",
-  "mixer",
-  "bridge",
-  "issuer",
-  "burn",
-  "sanctioned",
-  "other",
-]);
+const LabelCategory = z.enum(LABEL_CATEGORIES);
 const Confidence = z.enum(["high", "medium", "low"]);
 const ExposureBasis = z.enum(["retained", "received"]).meta({
   description: "`retained`: still held by an expanded address; `received`: arrived at an address that was not expanded",

@@ -116,15 +116,18 @@ export interface ChainProvider {
  * addresses are pooled or leave the chain there, so those addresses end the trace (terminals).
  * `sanctioned` and `other` are flags: tracing continues through them.
  */
-export type LabelCategory =
-  | "exchange"
-  | "exchange_deposit"
-  | "mixer"
-  | "bridge"
-  | "issuer"
-  | "burn"
-  | "sanctioned"
-  | "other";
+/** What a label says an address is; the terminal ones are `TERMINAL_CATEGORIES` (labels.ts). */
+export const LABEL_CATEGORIES = [
+  "exchange",
+  "exchange_deposit",
+  "mixer",
+  "bridge",
+  "issuer",
+  "burn",
+  "sanctioned",
+  "other",
+] as const;
+export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
 
 export interface LabelSource {
   /** Name of the dataset the label came from, e.g. `ofac-sdn` or `ops-manual-2026-07`. */
