@@ -38,6 +38,7 @@ describe("a database that cannot be reached", () => {
           HOST,
           REST_PORT: String(restPort),
           TRPC_PORT: String(trpcPort),
+          LEGACY_PORT: "0",
           ...TEST_SECRETS_ENV,
         }),
       );

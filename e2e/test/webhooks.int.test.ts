@@ -140,6 +140,7 @@ beforeAll(async () => {
     childEnv({
       DATABASE_URL: database.url,
       REST_PORT: String(port),
+      LEGACY_PORT: "0",
       HOST,
       DATA_DIR: dataDir,
       SKIP_MIGRATIONS: "1",

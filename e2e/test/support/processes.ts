@@ -308,6 +308,8 @@ export async function startRestProcesses(
         childEnv({
           DATABASE_URL: settings.databaseUrl,
           REST_PORT: String(port),
+          // Each process serves the legacy listener too: on a port of its own (0: any free one).
+          LEGACY_PORT: "0",
           HOST,
           DATA_DIR: settings.dataDir,
           SKIP_MIGRATIONS: "1",
