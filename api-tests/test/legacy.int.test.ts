@@ -233,6 +233,16 @@ describe("the legacy listener after its window", () => {
     expect(await countRows(app().sql, "matters", organizationId)).toBe(0);
   });
 
+  it("answers 410 to what no route recognises too: the whole listener is retired", async () => {
+    afterWindow();
+    for (const path of ["/v1/no-such-thing", "/v1/matters/%zz", `/v1/matters/${"m".repeat(600)}`]) {
+      const answer = await app().legacyRequest("GET", path);
+      const error = expectLegacyError(answer, 410, `${PUBLIC_BASE_URL}/docs`);
+      expect(error.message, path).toContain("2026-10-03T00:00:00.000Z");
+      expectNoWindowHeaders(answer);
+    }
+  });
+
   it("stops minting legacy keys and keeps answering health", async () => {
     afterWindow();
     const minted = await app().legacyRequest("POST", "/api/sandbox-key", { body: {} });

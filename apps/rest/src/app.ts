@@ -15,6 +15,7 @@ import {
   type LegacyListenerOptions,
   listenerWindowHeaders,
   registerLegacyRoutes,
+  retiredListenerError,
 } from "./plumbing/legacy-listener";
 import { registerExportDownload } from "./plumbing/register-export-download";
 import { registerOperation } from "./plumbing/register-operation";
@@ -65,6 +66,8 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     const headers = legacy ? listenerWindowHeaders(deps, legacy) : null;
     if (headers) for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   };
+  /** On the legacy listener after its window, what any request no operation or route answers gets. */
+  const retired = () => (legacy ? retiredListenerError(deps, legacy) : null);
   const chargeAnonymous = (request: FastifyRequest, reply: FastifyReply) =>
     chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
   const fail = (reply: FastifyReply, request: FastifyRequest, error: unknown) =>
@@ -87,9 +90,10 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
       reply.header("Svc-Request-Id", request.id).header("Svc-Version", answeredVersion);
       windowHeaders(reply);
       const answer =
-        error.code === "FST_ERR_MAX_PARAM_LENGTH"
+        retired() ??
+        (error.code === "FST_ERR_MAX_PARAM_LENGTH"
           ? new AppError("not_found", { message: "No such object: the id in the URL is too long to be one." })
-          : new AppError("invalid_request", { status: 400, message: "The request URL is malformed." });
+          : new AppError("invalid_request", { status: 400, message: "The request URL is malformed." }));
       void chargeAnonymous(request, reply)
         .then(
           () => answer,
@@ -156,9 +160,12 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   app.setNotFoundHandler(async (request, reply) => {
     try {
       await chargeAnonymous(request, reply);
-      throw new AppError("not_found", {
-        message: `Unrecognized request URL (${request.method} ${request.url.split("?")[0]}).`,
-      });
+      throw (
+        retired() ??
+        new AppError("not_found", {
+          message: `Unrecognized request URL (${request.method} ${request.url.split("?")[0]}).`,
+        })
+      );
     } catch (error) {
       return fail(reply, request, error);
     }

@@ -19,13 +19,15 @@ async function main(): Promise<void> {
     logLevel: env.LOG_LEVEL,
   });
   await app.listen({ host: env.HOST, port: env.REST_PORT });
-  await legacy.listen({ host: env.HOST, port: env.LEGACY_PORT });
+  // The address it is bound to (LEGACY_PORT 0 takes any free port); its public origin is legacyBaseUrl.
+  const legacyBound = await legacy.listen({ host: env.HOST, port: env.LEGACY_PORT });
   console.log(`REST listening on ${deps.publicBaseUrl}`);
   const closes = legacyWindow.sunset.toISOString();
+  const where = `${legacyBound} (public: ${legacyBaseUrl})`;
   console.log(
     deps.clock() < legacyWindow.sunset
-      ? `Legacy (2026-06-11) listening on ${legacyBaseUrl}, window open until ${closes}`
-      : `Legacy (2026-06-11) listening on ${legacyBaseUrl}, window closed at ${closes}: its operations answer 410`,
+      ? `Legacy (2026-06-11) listening on ${where}, window open until ${closes}`
+      : `Legacy (2026-06-11) listening on ${where}, window closed at ${closes}: its operations answer 410`,
   );
 
   let stopping = false;

@@ -93,6 +93,20 @@ export function listenerWindowHeaders(deps: ServiceDeps, legacy: LegacyListenerO
 }
 
 /**
+ * After the window, the answer to a request no operation or route of the listener recognises (an
+ * unknown path, an unreadable URL): the whole listener is retired, so 410 rather than 404 or 400.
+ */
+export function retiredListenerError(deps: ServiceDeps, legacy: LegacyListenerOptions): AppError | null {
+  if (!isRetired(legacy.window, deps.clock())) return null;
+  return new AppError("endpoint_retired", {
+    message:
+      `The ${LEGACY_VERSION} listener was retired at ${legacy.window.sunset.toISOString()}; ` +
+      `the current API is served at ${legacy.currentBaseUrl}.`,
+    docUrl: `${legacy.currentBaseUrl}/docs`,
+  });
+}
+
+/**
  * The 2026-06-11 routes this server does not serve as operations (see LEGACY_ROUTES): after the window
  * they answer 410 `endpoint_retired` pointing at their successor; inside it, 404 `not_found` saying so,
  * with the window's headers. They answer before the body is read (whatever it holds), need no key, and

@@ -16,7 +16,7 @@ import {
 export const ChainAddress = z
   .string()
   .trim()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x-prefixed 20-byte hex address", abort: true })
   .refine(
     (address) => !isBurnAddress("ethereum", address),
     "must not be the zero address: what is sent there is burned, and what it sends is newly minted",

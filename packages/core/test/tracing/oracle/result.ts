@@ -476,11 +476,13 @@ export async function assembleTraceResult(
   const isOpen = (node: number): boolean =>
     (state.flags[node]! & NODE_SUBJECT) !== 0 ? (state.flags[node]! & NODE_EXPANDED) !== 0 : sweep.openEdge[node]! >= 0;
   /** When the trace first met a wallet (its labels are read as of then): the edge that opened it, else the first edge into it. */
+  // Labels as of the first tainted edge into a wallet, a subject's as of the trace (the rule since labels
+  // can hold for a time only; see decideLabel in sweep.ts).
+  const tracedAt = Math.floor(Date.parse(request.traced_at) / 1000);
   const metAt = (node: number): number => {
-    if ((state.flags[node]! & NODE_SUBJECT) !== 0) return 0;
-    const open = sweep.openEdge[node]!;
-    const first = open >= 0 ? open : Math.min(...(edgesInto.get(node) ?? []));
-    return Number.isFinite(first) ? graph.time[sweep.edgeEvent[first]!]! : 0;
+    if ((state.flags[node]! & NODE_SUBJECT) !== 0) return tracedAt;
+    const first = edgesInto.get(node)?.[0];
+    return first === undefined ? tracedAt : graph.time[sweep.edgeEvent[first]!]!;
   };
   const edgeSourceIds = (indices: number[]): string[] =>
     [...new Set(indices.map((i) => usedGraphSource(graph.sourceOf(sweep.edgeEvent[i]!))))].sort();
