@@ -17,7 +17,8 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_LEGACY_SUNSET } from "@crs/contract";
+import { LEGACY_DEPRECATED_AT } from "@crs/contract";
+import { isRetired } from "@crs/core";
 import {
   type EmbeddedPostgresLogSource,
   type EmbeddedPostgresServer,
@@ -25,7 +26,7 @@ import {
   startEmbeddedPostgres,
 } from "@crs/db";
 import { assertDatabaseReachable, describeStartupError, redactDatabaseUrl } from "@crs/db/startup-errors";
-import { blankIsUnset, loadSanctionsListFile } from "@crs/services";
+import { blankIsUnset, LegacySunset, loadSanctionsListFile } from "@crs/services";
 import { z } from "zod";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -46,11 +47,7 @@ const EnvSchema = z.object({
   REST_PORT: optional(Port.default(3000)),
   TRPC_PORT: optional(Port.default(3001)),
   LEGACY_PORT: optional(Port.default(3002)),
-  LEGACY_SUNSET: optional(
-    z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 instant with an offset, e.g. 2026-10-03T00:00:00Z" })
-      .default(DEFAULT_LEGACY_SUNSET),
-  ),
+  LEGACY_SUNSET: optional(LegacySunset),
   DATA_DIR: optional(z.string().min(1).default(join(repoRoot, ".data"))),
   SANCTIONS_LIST_PATH: optional(z.string().min(1).optional()),
 });
@@ -378,7 +375,7 @@ async function waitForFreePorts(): Promise<void> {
 /** The legacy listener's line: served by the REST app, its 2026-06-11 window open or closed. */
 function legacyStatus(): string {
   const sunset = new Date(env.LEGACY_SUNSET);
-  return Date.now() < sunset.getTime()
+  return !isRetired({ deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset }, new Date())
     ? `up, served by REST (2026-06-11, window open until ${sunset.toISOString()})`
     : `up, served by REST (2026-06-11, window closed ${sunset.toISOString()}: operations answer 410)`;
 }

@@ -171,22 +171,23 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     }
   });
 
-  if (surface === "legacy" && legacy) {
-    const config = {
-      deps,
-      surface,
-      beforeAdmission: (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) =>
-        applyCompatibilityWindow(deps, legacy, definition, request, reply),
-    };
-    for (const bound of boundOperations()) registerOperation(app, config, bound);
-    registerExportDownload(app, config);
+  // Both listeners serve every operation; the legacy one applies its window before admission.
+  const config = {
+    deps,
+    surface,
+    ...(legacy
+      ? {
+          beforeAdmission: (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) =>
+            applyCompatibilityWindow(deps, legacy, definition, request, reply),
+        }
+      : {}),
+  };
+  for (const bound of boundOperations()) registerOperation(app, config, bound);
+  registerExportDownload(app, config);
+  if (legacy) {
     registerLegacyRoutes(app, deps, legacy);
     return app;
   }
-
-  const config = { deps, surface } as const;
-  for (const bound of boundOperations()) registerOperation(app, config, bound);
-  registerExportDownload(app, config);
 
   const openApiDocument = buildOpenApiDocument(deps.publicBaseUrl);
   const openApi = JSON.stringify(openApiDocument);

@@ -1,5 +1,4 @@
-import { DEFAULT_LEGACY_SUNSET } from "@crs/contract";
-import { blankIsUnset, Port, parseEnvironment, SERVICE_ENV_FIELDS } from "@crs/services";
+import { blankIsUnset, LegacySunset, Port, parseEnvironment, SERVICE_ENV_FIELDS } from "@crs/services";
 import { z } from "zod";
 
 const REST_ENV_FIELDS = {
@@ -9,11 +8,7 @@ const REST_ENV_FIELDS = {
   /** the origin legacy clients use (their keys' base_url); default http://HOST:LEGACY_PORT */
   LEGACY_PUBLIC_BASE_URL: blankIsUnset(z.string().url().optional()),
   /** when the legacy compatibility window closes (an ISO 8601 instant with its offset) */
-  LEGACY_SUNSET: blankIsUnset(
-    z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 instant with an offset, e.g. 2026-10-03T00:00:00Z" })
-      .default(DEFAULT_LEGACY_SUNSET),
-  ),
+  LEGACY_SUNSET: blankIsUnset(LegacySunset),
 };
 
 /** The REST app's whole configuration, parsed once at start. */

@@ -64,6 +64,19 @@ export class AppError extends Error {
     this.docUrl = options.docUrl;
   }
 
+  /** The same error answered with another status (what a listener answers in its own version's form). */
+  withStatus(status: number): AppError {
+    return new AppError(this.code, {
+      message: this.message,
+      status,
+      ...(this.param !== undefined ? { param: this.param } : {}),
+      ...(this.details !== undefined ? { details: this.details } : {}),
+      headers: this.headers,
+      ...(this.replay ? { replay: this.replay } : {}),
+      ...(this.docUrl !== undefined ? { docUrl: this.docUrl } : {}),
+    });
+  }
+
   /** The error a stored 4xx answer stands for, carrying the answer itself for a byte-identical replay. */
   static fromStoredAnswer(answer: StoredAnswer): AppError {
     const envelope = JSON.parse(answer.bodyText) as ErrorBody;

@@ -23,16 +23,7 @@ const LEGACY_STATUSES: Partial<Record<ErrorCode, number>> = { authority_required
 export function asLegacyError(error: unknown): unknown {
   if (!(error instanceof AppError)) return error;
   const status = LEGACY_STATUSES[error.code];
-  if (status === undefined || status === error.status) return error;
-  return new AppError(error.code, {
-    message: error.message,
-    status,
-    ...(error.param !== undefined ? { param: error.param } : {}),
-    ...(error.details !== undefined ? { details: error.details } : {}),
-    headers: error.headers,
-    ...(error.replay ? { replay: error.replay } : {}),
-    ...(error.docUrl !== undefined ? { docUrl: error.docUrl } : {}),
-  });
+  return status === undefined || status === error.status ? error : error.withStatus(status);
 }
 
 /** What replaces a legacy route: an operation of the current surface, or a part of the reference. */

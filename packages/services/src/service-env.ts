@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { DEFAULT_LEGACY_SUNSET } from "@crs/contract";
 import { migrateDatabase } from "@crs/db";
 import { z } from "zod";
 import type { ServiceDeps } from "./context";
@@ -12,6 +13,11 @@ export const blankIsUnset = <T extends z.ZodType>(schema: T) =>
 
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
 export const Port = z.coerce.number().int().min(0).max(65535);
+
+/** `LEGACY_SUNSET`: when the legacy (2026-06-11) listener's compatibility window closes. */
+export const LegacySunset = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 instant with an offset, e.g. 2026-10-03T00:00:00Z" })
+  .default(DEFAULT_LEGACY_SUNSET);
 
 /** `<repo>/.data`, wherever a process is started from, so every app and command shares one folder. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../../../.data", import.meta.url));

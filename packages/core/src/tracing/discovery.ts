@@ -1,4 +1,4 @@
-import { isTerminalCategory } from "./labels";
+import { isTerminalFrom } from "./labels";
 import {
   AMOUNT_HI_WORD,
   AMOUNT_LO_WORD,
@@ -382,18 +382,4 @@ export function runDiscovery(
     }
   }
   return [];
-}
-
-/**
- * Whether an address with these labels is a terminal whenever taint could first reach it, from `time`
- * (discovery's earliest arrival, which no tainted edge precedes) on: a terminal label holds from then
- * with no end. A label that holds for a time only leaves it to the sweep, which needs its transfers.
- */
-function isTerminalFrom(labels: readonly AddressLabel[], time: number): boolean {
-  return labels.some(
-    (label) =>
-      isTerminalCategory(label.category) &&
-      label.valid_to === null &&
-      (label.valid_from === null || label.valid_from <= time),
-  );
 }

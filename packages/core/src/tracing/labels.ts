@@ -1,5 +1,11 @@
 import { isHexAddressNetwork, normalizeAddress } from "./amounts";
-import type { AddressLabel, LabelCategory, LabelLookup, Network } from "./types";
+import {
+  type AddressLabel,
+  type LabelCategory,
+  type LabelLookup,
+  type Network,
+  TERMINAL_LABEL_CATEGORIES,
+} from "./types";
 
 /**
  * Label confidence levels (0–100), by how the attribution was obtained. The scale follows the
@@ -20,15 +26,8 @@ export const LABEL_CONFIDENCE = {
 
 export type LabelConfidenceBasis = keyof typeof LABEL_CONFIDENCE;
 
-/** Categories whose addresses end the trace: funds are pooled there, leave the chain, or are destroyed. */
-export const TERMINAL_CATEGORIES: ReadonlySet<LabelCategory> = new Set([
-  "exchange",
-  "exchange_deposit",
-  "mixer",
-  "bridge",
-  "issuer",
-  "burn",
-]);
+/** Categories whose addresses end the trace (`TERMINAL_LABEL_CATEGORIES`), as a set. */
+export const TERMINAL_CATEGORIES: ReadonlySet<LabelCategory> = new Set(TERMINAL_LABEL_CATEGORIES);
 
 /** On EVM chains, transfers to it burn tokens and transfers from it mint new ones. */
 export const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
@@ -70,6 +69,20 @@ export function builtInLabels(network: Network, address: string): readonly Addre
 
 export function isTerminalCategory(category: LabelCategory): boolean {
   return TERMINAL_CATEGORIES.has(category);
+}
+
+/**
+ * Whether an address with these labels is a terminal whenever taint could first reach it, from `time`
+ * (discovery's earliest arrival, which no tainted edge precedes) on: a terminal label holds from then
+ * with no end. A label that holds for a time only leaves it to the sweep, which needs its transfers.
+ */
+export function isTerminalFrom(labels: readonly AddressLabel[], time: number): boolean {
+  return labels.some(
+    (label) =>
+      isTerminalCategory(label.category) &&
+      label.valid_to === null &&
+      (label.valid_from === null || label.valid_from <= time),
+  );
 }
 
 /** Labels valid at `time` (unix seconds). */

@@ -112,21 +112,13 @@ export interface ChainProvider {
 }
 
 /**
- * Attribution categories. Funds that reach exchange, exchange_deposit, mixer, bridge or issuer
- * addresses are pooled or leave the chain there, so those addresses end the trace (terminals).
- * `sanctioned` and `other` are flags: tracing continues through them.
+ * Attribution categories whose addresses end the trace (terminals): funds are pooled there
+ * (exchanges, their deposit addresses, mixers), leave the chain (bridges, issuers) or are destroyed
+ * (burn addresses).
  */
-/** What a label says an address is; the terminal ones are `TERMINAL_CATEGORIES` (labels.ts). */
-export const LABEL_CATEGORIES = [
-  "exchange",
-  "exchange_deposit",
-  "mixer",
-  "bridge",
-  "issuer",
-  "burn",
-  "sanctioned",
-  "other",
-] as const;
+export const TERMINAL_LABEL_CATEGORIES = ["exchange", "exchange_deposit", "mixer", "bridge", "issuer", "burn"] as const;
+/** Every attribution category: the terminal ones, and flags tracing continues through. */
+export const LABEL_CATEGORIES = [...TERMINAL_LABEL_CATEGORIES, "sanctioned", "other"] as const;
 export type LabelCategory = (typeof LABEL_CATEGORIES)[number];
 
 export interface LabelSource {

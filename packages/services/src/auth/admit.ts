@@ -58,9 +58,9 @@ function resolveVersion(
   pinned: ApiVersion | undefined,
   surface: Surface,
 ): ApiVersion {
+  const value = Array.isArray(header) ? header[0] : header;
   if (surface === "legacy") {
     // The legacy listener serves its one version; its keys are pinned to it.
-    const value = Array.isArray(header) ? header[0] : header;
     if (value !== undefined && value !== LEGACY_VERSION) {
       throw new AppError("invalid_request", {
         status: 400,
@@ -71,7 +71,6 @@ function resolveVersion(
     return LEGACY_VERSION;
   }
   if (header === undefined) return pinned ?? CURRENT_VERSION;
-  const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || !isApiVersion(value)) {
     throw new AppError("invalid_request", {
       status: 400,
