@@ -486,35 +486,40 @@ describe("terminals and hypotheses", () => {
 });
 
 describe("hubs and the hop limit", () => {
+  // 9 has four transfers of its own: a hub under a limit of 3. Traced with max_hops 3, on both engines.
+  const busyHub: Array<[number, number, number, number]> = [
+    [5, 9, 1, 6],
+    [5, 9, 1, 7],
+    [5, 9, 1, 8],
+    [5, 9, 1, 9],
+  ];
+  const traceWithHubLimit = (steps: Array<[number, number, number, number]>, genesis: Array<[number, number]>) =>
+    [false, true].map((viaProvider) =>
+      traceChain(chainOf([...steps, ...busyHub], { genesis: [...genesis, [5, 100]] }), {
+        subjects: [[1, 1]],
+        viaProvider,
+        request: { max_hops: 3 },
+        budget: { hub_event_limit: 3 },
+      }),
+    );
+
   it("treats a hub that taint reaches only at the hop limit as frontier, whichever engine traces it", async () => {
     // 2 sends 9 only clean funds at hop 2 (fifo), so taint first reaches 9 over 3 at hop 3 = max_hops.
-    const chain = chainOf(
+    const traces = traceWithHubLimit(
       [
         [1, 2, 40, 2],
         [2, 9, 50, 3],
         [2, 3, 90, 4],
         [3, 9, 90, 5],
-        [5, 9, 1, 6],
-        [5, 9, 1, 7],
-        [5, 9, 1, 8],
-        [5, 9, 1, 9],
       ],
-      {
-        genesis: [
-          [1, 100],
-          [2, 100],
-          [5, 100],
-        ],
-      },
+      [
+        [1, 100],
+        [2, 100],
+      ],
     );
-    for (const viaProvider of [false, true]) {
-      const result = await traceChain(chain, {
-        subjects: [[1, 1]],
-        viaProvider,
-        request: { max_hops: 3 },
-        budget: { hub_event_limit: 3 },
-      });
-      expect(result.terminals, `viaProvider ${viaProvider}`).toEqual([]);
+    for (const [i, trace] of traces.entries()) {
+      const result = await trace;
+      expect(result.terminals, `viaProvider ${i === 1}`).toEqual([]);
       expect(result.exchange_hypotheses).toEqual([]);
       expect(walletList(result)).toContainEqual([9, "frontier", 3]);
       expect(totalsOf(result)).toMatchObject({ to_terminals: "0", at_hop_limit: "40" });
@@ -522,29 +527,15 @@ describe("hubs and the hop limit", () => {
   });
 
   it("still ends the trace at a hub that taint reaches below the hop limit", async () => {
-    const chain = chainOf(
+    const traces = traceWithHubLimit(
       [
         [1, 2, 40, 2],
         [2, 9, 40, 3],
-        [5, 9, 1, 6],
-        [5, 9, 1, 7],
-        [5, 9, 1, 8],
-        [5, 9, 1, 9],
       ],
-      {
-        genesis: [
-          [1, 100],
-          [5, 100],
-        ],
-      },
+      [[1, 100]],
     );
-    for (const viaProvider of [false, true]) {
-      const result = await traceChain(chain, {
-        subjects: [[1, 1]],
-        viaProvider,
-        request: { max_hops: 3 },
-        budget: { hub_event_limit: 3 },
-      });
+    for (const trace of traces) {
+      const result = await trace;
       expect(result.terminals.map((t) => [t.address, t.category, t.hop])).toEqual([[addr(9), "unlabeled_hub", 2]]);
       expect(totalsOf(result)).toMatchObject({ to_terminals: "40", at_hop_limit: "0" });
     }
@@ -584,18 +575,9 @@ describe("labels that hold for a time only", () => {
   });
 
   it("list a wallet's labels as of when taint first reached it, also when it opened later", async () => {
-    // Taint touches 3 at the hop limit at block 4, before it is an exchange; it opens at block 10.
-    const limit = chainOf(
-      [
-        [1, 2, 40, 2],
-        [2, 3, 30, 4],
-        [1, 3, 20, 10],
-        [3, 4, 50, 11],
-      ],
-      { genesis: [[1, 100]], labels: [exchangeFromBlock7] },
-    );
+    // With max_hops 2, taint touches 3 at the hop limit at block 4, before it is an exchange; it opens at block 10.
     for (const viaProvider of [false, true]) {
-      const result = await traceChain(limit, { subjects: [[1, 1]], viaProvider, request: { max_hops: 2 } });
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider, request: { max_hops: 2 } });
       const wallet = result.wallets.find((w) => w.address === addr(3))!;
       expect(wallet.role, `viaProvider ${viaProvider}`).toBe("intermediary");
       expect(wallet.labels).toEqual([]);
