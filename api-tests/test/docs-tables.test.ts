@@ -3,7 +3,7 @@
  * moved or re-scoped fails here until docs/ says so too.
  */
 import { readFileSync } from "node:fs";
-import { CURRENT_OPERATIONS } from "@crs/contract";
+import { CURRENT_OPERATIONS, LEGACY_OPERATIONS, LEGACY_SCOPES } from "@crs/contract";
 import { describe, expect, it } from "vitest";
 
 const guide = (name: string) => readFileSync(new URL(`../../docs/api/${name}`, import.meta.url), "utf8");
@@ -21,7 +21,7 @@ function tableAfter(markdown: string, heading: string): Map<string, string[]> {
     seenTable = true;
     const [first = "", second = ""] = line.split("|").slice(1);
     const key = first.trim().replace(/^`|`$/g, "");
-    if (key === "Scope" || key.startsWith("---")) continue;
+    if (key === "Scope" || key === "Operation" || key.startsWith("---")) continue;
     rows.set(
       key,
       [...second.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ""),
@@ -42,5 +42,26 @@ describe("docs/api/keys-and-scopes.md", () => {
     const sorted = (map: Map<string, string[]>) =>
       Object.fromEntries([...map].map(([scope, operations]) => [scope, [...operations].sort()]));
     expect(sorted(documented)).toEqual(sorted(expected));
+  });
+});
+
+describe("docs/api/legacy.md", () => {
+  it("lists every operation the legacy listener serves of its version's own, with its scope, and nothing else", () => {
+    const expected = new Map(
+      LEGACY_OPERATIONS.map(({ definition }) => [`${definition.method} ${definition.path}`, [definition.scope]]),
+    );
+    const documented = new Map(
+      [...tableAfter(guide("legacy.md"), "## What is served")].map(([operation, cells]) => [
+        operation,
+        cells.slice(0, 1),
+      ]),
+    );
+    expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(expected));
+  });
+
+  it("names every legacy scope", () => {
+    const section = guide("legacy.md").split("## Scopes")[1]?.split("\n## ")[0] ?? "";
+    const named = [...section.matchAll(/`([a-z_]+:[a-z_]+)`/g)].map((match) => match[1]);
+    expect([...new Set(named)].sort()).toEqual([...LEGACY_SCOPES].sort());
   });
 });

@@ -168,19 +168,32 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
   });
 
   it("answers the version's own operations it does not serve with 404 naming their successor", async () => {
-    const response = await app().legacyRequest("POST", "/v1/debtors", { body: { matter_id: "x" } });
-    const docUrl = `${PUBLIC_BASE_URL}/docs#tag/parties/POST/v1/parties`;
+    const route = LEGACY_ROUTES.find((entry) => "operation" in entry.successor);
+    const successor = route?.successor;
+    if (!route || !successor || !("operation" in successor)) throw new Error("no unserved route names an operation");
+    const { definition } = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!;
+    const response = await app().legacyRequest(route.method, concrete(route.path), { body: {} });
+    const docUrl = successorDocUrl(route);
     const error = expectLegacyError(response, 404, docUrl);
-    expect(error.message).toContain("POST /v1/parties");
+    expect(error.message).toContain(`${definition.method} ${definition.path}`);
     expect(error.details).toEqual({
       successor: {
-        operation: "createParty",
-        method: "POST",
-        path: "/v1/parties",
-        note: "A debtor is a party with role debtor.",
+        operation: definition.id,
+        method: definition.method,
+        path: definition.path,
+        ...(successor.note ? { note: successor.note } : {}),
       },
     });
     expectWindowHeaders(response, docUrl);
+  });
+
+  it("serves the version's own operations, each answer linking to its successor's entry in the reference", async () => {
+    const { key } = await mintLegacyKey();
+    const docUrl = `${PUBLIC_BASE_URL}/docs#tag/parties/GET/v1/parties`;
+    const listed = await app().legacyRequest("GET", "/v1/debtors", { key });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("svc-version")).toBe(LEGACY_VERSION);
+    expectWindowHeaders(listed, docUrl);
   });
 
   it("carries the window's headers on every answer, health and unknown routes included, and sends its /docs to the current reference", async () => {
@@ -241,6 +254,32 @@ describe("the legacy listener after its window", () => {
       expect(error.message, path).toContain("2026-10-03T00:00:00.000Z");
       expectNoWindowHeaders(answer);
     }
+  });
+
+  it("retires the version's own operations at the sunset: 410 naming their successor, and nothing is written", async () => {
+    insideWindow();
+    const { key, organizationId } = await mintLegacyKey();
+    const created = await app().legacyRequest("POST", "/v1/matters", { key, body: { name: "Acme v. Roe" } });
+    const matter = Matter.parse(created.json);
+    const partiesBefore = await countRows(app().sql, "parties", organizationId);
+    afterWindow();
+    const response = await app().legacyRequest("POST", "/v1/debtors", {
+      key,
+      body: { matter_id: matter.id, legal_name: "Jane Roe" },
+    });
+    const error = expectLegacyError(response, 410, `${PUBLIC_BASE_URL}/docs#tag/parties/POST/v1/parties`);
+    expect(error.message).toContain("POST /v1/debtors");
+    expect(error.message).toContain("Its successor is POST /v1/parties");
+    expect(error.details).toEqual({
+      successor: {
+        operation: "createParty",
+        method: "POST",
+        path: "/v1/parties",
+        note: "A debtor is a party with role debtor.",
+      },
+    });
+    expectNoWindowHeaders(response);
+    expect(await countRows(app().sql, "parties", organizationId)).toBe(partiesBefore);
   });
 
   it("stops minting legacy keys and keeps answering health", async () => {

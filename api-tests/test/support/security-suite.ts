@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { CURRENT_OPERATIONS, isWrite, type OperationDefinition, SCOPES } from "@crs/contract";
+import {
+  CURRENT_OPERATIONS,
+  isWrite,
+  LEGACY_OPERATIONS,
+  LEGACY_SCOPES,
+  type OperationDefinition,
+  SCOPES,
+} from "@crs/contract";
 import { type KeyKind, signApiKey, verifyApiKey } from "@crs/core";
 import { revokeKey } from "@crs/services";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -46,23 +53,30 @@ export interface SecuritySuiteSetup {
   };
 }
 
-type SurfaceName = "REST" | "tRPC";
+type SurfaceName = "REST" | "tRPC" | "legacy REST";
 
 /** How one surface sends a SuiteRequest, and what it answers on success. */
 interface Surface {
   name: SurfaceName;
   successStatus: number;
   send(app: TestApp, key: string | null, target: SuiteRequest, headers: Record<string, string>): Promise<TestResponse>;
+  /** a REST call on the listener this surface is served on */
+  request: (app: TestApp) => TestApp["request"];
+  /** a new organization's key that the listener accepts (a sandbox key holds every non-privileged scope) */
+  mintKey: (app: TestApp) => Promise<TestKey>;
 }
 
-function restSurface(operation: OperationDefinition, path: string): Surface {
+function restSurface(operation: OperationDefinition, path: string, listener: "current" | "legacy"): Surface {
+  const request = (app: TestApp) => (listener === "legacy" ? app.legacyRequest : app.request);
   return {
-    name: "REST",
+    name: listener === "legacy" ? "legacy REST" : "REST",
     successStatus: operation.successStatus,
+    request,
+    mintKey: (app) => (listener === "legacy" ? app.mintLegacyKey() : app.mintKey()),
     send(app, key, target, headers) {
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(target.params?.[name] ?? ""));
       const query = target.query ? `?${new URLSearchParams(target.query)}` : "";
-      return app.request(operation.method, `${url}${query}`, {
+      return request(app)(operation.method, `${url}${query}`, {
         key,
         headers,
         ...(target.body !== undefined ? { body: target.body } : {}),
@@ -75,6 +89,8 @@ function rpcSurface(operation: OperationDefinition, procedure: string): Surface 
   return {
     name: "tRPC",
     successStatus: 200,
+    request: (app) => app.request,
+    mintKey: (app) => app.mintKey(),
     send(app, key, target, headers) {
       const fields = isWrite(operation) ? target.body : target.query;
       const input =
@@ -92,15 +108,31 @@ function rpcSurface(operation: OperationDefinition, procedure: string): Surface 
 
 /** The surfaces an operation is served on, from its definition. */
 function surfacesOf(operation: OperationDefinition): Surface[] {
+  if (operation.surface === "legacy") {
+    const listed = LEGACY_OPERATIONS.find((entry) => entry.definition === operation);
+    if (!listed || !operation.path) throw new Error(`${operation.id} is not a legacy operation`);
+    return [restSurface(operation, operation.path, "legacy")];
+  }
   const listed = CURRENT_OPERATIONS.find((entry) => entry.definition === operation);
   if (!listed) throw new Error(`${operation.id} is not an operation of the current surface`);
   return [
-    ...(operation.path ? [restSurface(operation, operation.path)] : []),
+    ...(operation.path ? [restSurface(operation, operation.path, "current")] : []),
     ...(operation.rpc === false ? [] : [rpcSurface(operation, listed.procedure)]),
   ];
 }
 
 const OTHER_SECRET = "a-completely-different-signing-secret-not-the-servers";
+
+/** A legacy key of a new organization granting exactly these scopes (its minted claims, re-signed). */
+async function legacyKeyWithScopes(app: TestApp, scopes: readonly string[]): Promise<TestKey> {
+  const minted = await app.mintLegacyKey();
+  const key = signApiKey(
+    "legacy_sandbox",
+    { ...claimsOf(minted.key), grants: [...scopes] },
+    TEST_SECRETS.keySigningSecret,
+  );
+  return { ...minted, key };
+}
 
 function kindOf(key: string): KeyKind {
   if (key.startsWith("svc_legacy_test_")) return "legacy_sandbox";
@@ -151,7 +183,8 @@ export function describeSecuritySuite(operation: OperationDefinition, setup: Sec
 
 function describeOnSurface(operation: OperationDefinition, setup: SecuritySuiteSetup, surface: Surface, label: string) {
   const resource = resourceOf(operation);
-  const newOwner = () => (setup.owner ? setup.owner() : setup.app().mintKey());
+  const newOwner = () => (setup.owner ? setup.owner() : surface.mintKey(setup.app()));
+  const legacy = surface.name === "legacy REST";
 
   async function call(key: string | null, target: SuiteRequest, headers: Record<string, string> = {}) {
     const response = await surface.send(setup.app(), key, target, headers);
@@ -240,7 +273,7 @@ function describeOnSurface(operation: OperationDefinition, setup: SecuritySuiteS
     it("returns 401 for a revoked key", async () => {
       const owner = await newOwner();
       const target = await setup.request(owner);
-      const before = await setup.app().request("GET", "/v1/organization", { key: owner.key });
+      const before = await surface.request(setup.app())("GET", "/v1/organization", { key: owner.key });
       expect(before.status).toBe(200);
       await revokeKey(setup.app().deps, owner.keyId);
       await writesNothing(owner, async () => {
@@ -264,7 +297,12 @@ function describeOnSurface(operation: OperationDefinition, setup: SecuritySuiteS
       it(`returns 403 insufficient_scope naming '${scope}' for a key holding every other scope`, async () => {
         const owner = await newOwner();
         const target = await setup.request(owner);
-        const limited = await setup.app().keyWithScopes(SCOPES.filter((s) => s !== scope));
+        const limited = legacy
+          ? await legacyKeyWithScopes(
+              setup.app(),
+              [...SCOPES, ...LEGACY_SCOPES].filter((s) => s !== scope),
+            )
+          : await setup.app().keyWithScopes(SCOPES.filter((s) => s !== scope));
         await writesNothing(limited, async () => {
           await writesNothing(owner, async () => {
             const envelope = expectError(await call(limited.key, target), 403, "insufficient_scope");
@@ -299,8 +337,19 @@ function describeOnSurface(operation: OperationDefinition, setup: SecuritySuiteS
       });
     }
 
+    if (legacy && scope !== "none") {
+      it("returns 401 for a key of the current surface, which the legacy listener does not accept", async () => {
+        const owner = await newOwner();
+        const target = await setup.request(owner);
+        const current = await setup.app().mintKey();
+        await writesNothing(owner, async () => {
+          expectError(await call(current.key, target), 401, "unauthenticated");
+        });
+      });
+    }
+
     // A live owner's environment isolation is the test above: every organization has one environment.
-    if (resource !== null && scope !== "none" && !setup.owner) {
+    if (resource !== null && scope !== "none" && !setup.owner && !legacy) {
       it(`returns 404 for a sandbox ${resource} requested with a live key holding the scope`, async () => {
         const owner = await newOwner();
         const target = await setup.request(owner);

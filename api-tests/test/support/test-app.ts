@@ -87,6 +87,8 @@ export interface TestApp {
   rpc: (type: "query" | "mutation", procedure: string, options?: RpcOptions) => Promise<TestResponse>;
   /** a new sandbox organization and key, minted through the service (not rate limited by IP) */
   mintKey: () => Promise<TestKey>;
+  /** a new sandbox organization and its svc_legacy_test_ key, for the legacy listener */
+  mintLegacyKey: () => Promise<TestKey>;
   /** a live key with exactly these scopes (in a new live organization unless one is given) */
   keyWithScopes: (scopes: readonly string[] | "all", options?: LiveKeyOptions) => Promise<TestKey>;
   close: () => Promise<void>;
@@ -158,12 +160,11 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     rpc: (type, procedure, rpcOptions = {}) => sendRpc(trpcUrl, type, procedure, rpcOptions),
     mintKey: async () => {
       const minted = await issueSandboxKey(deps);
-      return {
-        key: minted.key,
-        keyId: minted.key_id,
-        organizationId: minted.organization_id,
-        environment: "sandbox",
-      };
+      return { key: minted.key, keyId: minted.key_id, organizationId: minted.organization_id, environment: "sandbox" };
+    },
+    mintLegacyKey: async () => {
+      const minted = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
+      return { key: minted.key, keyId: minted.key_id, organizationId: minted.organization_id, environment: "sandbox" };
     },
     keyWithScopes: async (scopes, liveOptions = {}) => {
       const plan = liveOptions.plan ?? "operator";

@@ -7,7 +7,14 @@ import {
   screenJsonValue,
 } from "@crs/contract";
 import { newId } from "@crs/db";
-import { boundOperations, chargeClientAddress, requestLogFields, type ServiceDeps, type Surface } from "@crs/services";
+import {
+  boundLegacyOperations,
+  boundOperations,
+  chargeClientAddress,
+  requestLogFields,
+  type ServiceDeps,
+  type Surface,
+} from "@crs/services";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
 import {
@@ -171,7 +178,8 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     }
   });
 
-  // Both listeners serve every operation; the legacy one applies its window before admission.
+  // Both listeners serve every operation of the current surface, and the legacy one its version's own
+  // operations too; it applies its window before admission.
   const config = {
     deps,
     surface,
@@ -185,6 +193,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   for (const bound of boundOperations()) registerOperation(app, config, bound);
   registerExportDownload(app, config);
   if (legacy) {
+    for (const bound of boundLegacyOperations()) registerOperation(app, config, bound);
     registerLegacyRoutes(app, deps, legacy);
     return app;
   }

@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from "./errors";
-import type { HttpMethod } from "./operation";
+import type { HttpMethod, LegacySuccessor } from "./operation";
 
 /**
  * The 2026-06-11 surface, served on a listener of its own (`LEGACY_PORT`) to `svc_legacy_test_` keys
@@ -26,9 +26,6 @@ export function asLegacyError(error: unknown): unknown {
   return status === undefined || status === error.status ? error : error.withStatus(status);
 }
 
-/** What replaces a legacy route: an operation of the current surface, or a part of the reference. */
-export type LegacySuccessor = { operation: string; note?: string } | { tag: string; note: string };
-
 export interface LegacyRoute {
   method: HttpMethod;
   /** as documented, with `{param}` placeholders */
@@ -39,7 +36,10 @@ export interface LegacyRoute {
 
 const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
 
-/** Every 2026-06-11 route that is not also an operation of the current surface. */
+/**
+ * The 2026-06-11 routes of the version's own groups that no operation serves yet (those that are
+ * served are definitions in LEGACY_OPERATION_GROUPS, which name their successor themselves).
+ */
 export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ...(
     [
@@ -67,10 +67,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "actions", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      ["POST", "/v1/debtors", "createParty"],
-      ["GET", "/v1/debtors", "listParties"],
-      ["GET", "/v1/debtors/{debtor_id}", "retrieveParty"],
-      ["PATCH", "/v1/debtors/{debtor_id}", "updateParty"],
       ["POST", "/v1/debtors/{debtor_id}/graph", "retrieveParty"],
       ["POST", "/v1/debtors/{debtor_id}/asset-hypotheses", "createAssetMap"],
     ] as const

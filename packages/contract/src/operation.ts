@@ -57,7 +57,17 @@ export interface OperationDefinition {
    * check). Every other operation is served there only inside the window, and retired after it.
    */
   outlivesLegacyWindow?: true;
+  /**
+   * `legacy`: an operation of the 2026-06-11 version's own groups, served only on the legacy listener,
+   * inside its window, over REST (no tRPC procedure, not in the current reference).
+   */
+  surface?: "legacy";
+  /** a legacy operation's replacement: its `Link: rel="successor-version"` and its 410's `doc_url` */
+  successor?: LegacySuccessor;
 }
+
+/** What replaces a legacy route: an operation of the current surface, or a part of the reference. */
+export type LegacySuccessor = { operation: string; note?: string } | { tag: string; note: string };
 
 type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
   ? Name | PathParamNames<Rest>
@@ -118,6 +128,10 @@ export function defineOperation<const D extends OperationDefinition>(definition:
       "an operation that needs no key has no tenant: it can neither take an Idempotency-Key nor append events",
     );
   }
+  if (definition.surface === "legacy" && (definition.rpc !== false || !definition.path || !definition.successor)) {
+    problems.push("a legacy operation is served over REST only (rpc: false, a path) and names its successor");
+  }
+  if (definition.successor && definition.surface !== "legacy") problems.push("only a legacy operation has a successor");
   if (problems.length > 0) throw new Error(`Operation ${definition.id}: ${problems.join("; ")}.`);
   return definition;
 }

@@ -1,9 +1,17 @@
-import { CURRENT_OPERATIONS, type OperationDefinition, type OperationGroups } from "@crs/contract";
+import {
+  CURRENT_OPERATIONS,
+  LEGACY_OPERATIONS,
+  type LegacyOperationGroups,
+  type ListedOperation,
+  type OperationDefinition,
+  type OperationGroups,
+} from "@crs/contract";
 import { cryptoHandlers } from "./crypto";
 import { eventHandlers } from "./events";
 import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
+import { debtorHandlers } from "./legacy/debtors";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
 import type { ErasedHandler } from "./operations/run-operation";
@@ -37,12 +45,26 @@ export interface BoundOperation {
   handler: ErasedHandler;
 }
 
-/** The current surface as the apps serve it: each operation with its service function. */
-export function boundOperations(): BoundOperation[] {
-  return CURRENT_OPERATIONS.map(({ procedure, definition }) => {
-    const [group, name] = procedure.split(".") as [keyof typeof HANDLERS, string];
-    const handler = (HANDLERS[group] as Record<string, ErasedHandler>)[name];
+/** The 2026-06-11 version's own groups, bound as the current ones are; served on the legacy listener only. */
+export const LEGACY_HANDLERS = {
+  debtors: debtorHandlers,
+} satisfies SurfaceHandlers<LegacyOperationGroups>;
+
+function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {
+  return listed.map(({ procedure, definition }): BoundOperation => {
+    const [group, name] = procedure.split(".") as [string, string];
+    const handler = handlers[group]?.[name];
     if (!handler) throw new Error(`no service function bound to ${procedure}`);
     return { procedure, definition, handler };
   });
+}
+
+/** The current surface as the apps serve it: each operation with its service function. */
+export function boundOperations(): BoundOperation[] {
+  return bind(CURRENT_OPERATIONS, HANDLERS as unknown as Record<string, Record<string, ErasedHandler>>);
+}
+
+/** The legacy listener's own operations, each with its service function. */
+export function boundLegacyOperations(): BoundOperation[] {
+  return bind(LEGACY_OPERATIONS, LEGACY_HANDLERS as unknown as Record<string, Record<string, ErasedHandler>>);
 }

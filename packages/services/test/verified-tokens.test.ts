@@ -1,3 +1,4 @@
+import { LEGACY_SCOPES, SCOPES } from "@crs/contract";
 import { signApiKey } from "@crs/core";
 import type { Sql } from "postgres";
 import { describe, expect, it } from "vitest";
@@ -16,6 +17,26 @@ describe("verified tokens", () => {
     expect([...(first?.scopes ?? [])].sort()).toEqual(["matters:read", "matters:write"]);
     expect(tokens.verify(token)).toBe(first);
     expect(tokens.size).toBe(1);
+  });
+
+  it("grant the 2026-06-11 groups' scopes to a legacy key only, by preset or by name", () => {
+    const tokens = new VerifiedTokens(SECRET);
+    const claims = { kid: "key_9", org: "org_a", env: "sandbox" as const, iat: 1_780_000_000 };
+    const scopesOf = (kind: "sandbox" | "legacy_sandbox", grants: string[]) =>
+      tokens.verify(signApiKey(kind, { ...claims, grants }, SECRET))?.scopes;
+    const currentPreset = scopesOf("sandbox", ["preset:sandbox"]);
+    const legacyPreset = scopesOf("legacy_sandbox", ["preset:sandbox"]);
+    expect(currentPreset?.size).toBe(SCOPES.length);
+    expect(legacyPreset?.size).toBe(SCOPES.length + LEGACY_SCOPES.length);
+    for (const scope of LEGACY_SCOPES) {
+      expect(currentPreset?.has(scope)).toBe(false);
+      expect(legacyPreset?.has(scope)).toBe(true);
+    }
+    expect([...(scopesOf("sandbox", ["debtors:write", "matters:read"]) ?? [])]).toEqual(["matters:read"]);
+    expect([...(scopesOf("legacy_sandbox", ["debtors:write", "matters:read"]) ?? [])].sort()).toEqual([
+      "debtors:write",
+      "matters:read",
+    ]);
   });
 
   it("refuse a token whose MAC is wrong, even one character away from a remembered token, and keep nothing of it", () => {

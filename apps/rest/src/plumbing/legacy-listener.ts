@@ -35,19 +35,41 @@ export async function applyCompatibilityWindow(
 ): Promise<void> {
   if (definition.outlivesLegacyWindow) return;
   const { window, currentBaseUrl } = legacy;
-  // The same operation on the current listener, at the very path asked for.
-  const successorUrl = `${currentBaseUrl}${request.url.split("?")[0]}`;
+  const successor = successorOf(definition, request, currentBaseUrl);
   if (isRetired(window, deps.clock())) {
     await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
     throw new AppError("endpoint_retired", {
       message:
-        `${definition.method} ${definition.path} on version ${LEGACY_VERSION} was retired at ` +
-        `${window.sunset.toISOString()}; the same operation is served on the current listener at ${successorUrl}.`,
-      details: { successor: { method: definition.method, path: definition.path, url: successorUrl } },
-      docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path ?? "")}`,
+        `${definition.method} ${definition.path} (version ${LEGACY_VERSION}) was retired at ` +
+        `${window.sunset.toISOString()}. ${successor.description}`,
+      details: { successor: successor.details },
+      docUrl: successor.docUrl,
     });
   }
-  for (const [name, value] of Object.entries(compatibilityHeaders(window, successorUrl))) reply.header(name, value);
+  for (const [name, value] of Object.entries(compatibilityHeaders(window, successor.linkUrl)))
+    reply.header(name, value);
+}
+
+/**
+ * What replaces an operation the legacy listener serves: a legacy operation names its successor; an
+ * operation of the current surface is its own, on the current listener at the very path asked for.
+ */
+function successorOf(
+  definition: OperationDefinition,
+  request: FastifyRequest,
+  currentBaseUrl: string,
+): ResolvedSuccessor & { linkUrl: string } {
+  if (definition.successor) {
+    const resolved = resolveSuccessor(definition.successor, currentBaseUrl);
+    return { ...resolved, linkUrl: resolved.docUrl };
+  }
+  const url = `${currentBaseUrl}${request.url.split("?")[0]}`;
+  return {
+    description: `The same operation is served on the current listener at ${url}.`,
+    details: { method: definition.method, path: definition.path ?? "", url },
+    docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path ?? "")}`,
+    linkUrl: url,
+  };
 }
 
 interface ResolvedSuccessor {

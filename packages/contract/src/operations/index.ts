@@ -39,6 +39,7 @@ export * from "./events";
 export * from "./jobs";
 export * from "./judgments";
 export * from "./ledger";
+export * from "./legacy/index";
 export * from "./matters";
 export * from "./operator";
 export * from "./packets";

@@ -37,7 +37,7 @@ export class VerifiedTokens {
     const verified: VerifiedToken = Object.freeze({
       kind: verification.kind,
       claims: claims as ApiKeyClaims,
-      scopes: expandGrants(claims.grants),
+      scopes: expandGrants(claims.grants, { legacy: verification.kind === "legacy_sandbox" }),
     });
     if (this.tokens.size >= this.capacity) {
       const oldest = this.tokens.keys().next().value;

@@ -1,0 +1,159 @@
+import { PARTY_TYPES, REVIEW_STATUSES } from "@crs/core";
+import { z } from "zod";
+import { defineOperation } from "../../operation";
+import { JsonObject, ListQuery, listOf, NonBlankText, ObjectIdParam, Timestamp } from "../../schemas/common";
+import { Wallet, WalletInput } from "../parties";
+
+/**
+ * Debtors (2026-06-11): a debtor is a party with role `debtor`, its `debtor_id` the party's id. These
+ * operations read and write the same party rows as `/v1/parties`; nothing is copied.
+ */
+
+const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
+const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
+
+const Aliases = z.array(NonBlankText(200)).max(50, "must have at most 50 aliases");
+const Wallets = z.array(WalletInput).max(100, "must have at most 100 wallets");
+
+export const DebtorReviewState = z
+  .object({
+    review_required: z.boolean(),
+    review_status: z.enum(REVIEW_STATUSES),
+    reasons: z.array(z.string()).meta({ description: "why a review is required (one per open sanctions hit)" }),
+  })
+  .meta({
+    id: "LegacyDebtorReviewState",
+    description:
+      "Derived from the party's sanctions hits: `pending` while any is open, else `not_required`. An operator clears a hit (operator.clearSanctionsHit).",
+  });
+
+export const Debtor = z
+  .object({
+    object: z.literal("debtor"),
+    id: z.string(),
+    debtor_id: z.string().meta({ description: "the party id of the debtor" }),
+    matter_id: z.string(),
+    type: z.enum(PARTY_TYPES).nullable(),
+    legal_name: z.string().meta({ description: "the party's legal name, or its name when it has none" }),
+    aliases: z.array(z.string()),
+    identifiers: JsonObject,
+    wallets: z.array(Wallet),
+    review_state: DebtorReviewState,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: "LegacyDebtor" });
+export type Debtor = z.infer<typeof Debtor>;
+
+export const CreateDebtorBody = z
+  .object({
+    matter_id: NonBlankText(64),
+    type: z.enum(PARTY_TYPES).nullable().optional(),
+    legal_name: NonBlankText(200),
+    aliases: Aliases.optional(),
+    identifiers: JsonObject.optional(),
+    wallets: Wallets.optional(),
+  })
+  .meta({
+    id: "LegacyCreateDebtorBody",
+    example: {
+      matter_id: EXAMPLE_MATTER,
+      type: "individual",
+      legal_name: "Jane Roe",
+      aliases: ["J. Roe"],
+      identifiers: { passport: "X1234567" },
+    },
+  });
+export type CreateDebtorBody = z.infer<typeof CreateDebtorBody>;
+
+const REVIEW_STATE_IS_DERIVED =
+  "cannot be set: a debtor's review follows its open sanctions hits, which an operator clears";
+
+export const UpdateDebtorBody = z
+  .object({
+    legal_name: NonBlankText(200).optional(),
+    aliases: Aliases.optional(),
+    identifiers: JsonObject.optional(),
+    wallets: Wallets.optional(),
+    review_state: z
+      .unknown()
+      .refine((value) => value === undefined, REVIEW_STATE_IS_DERIVED)
+      .optional()
+      .meta({ description: `Accepted by name only: it ${REVIEW_STATE_IS_DERIVED} (422).` }),
+  })
+  .meta({ id: "LegacyUpdateDebtorBody", example: { aliases: ["J. Roe", "Janie Roe"] } });
+export type UpdateDebtorBody = z.infer<typeof UpdateDebtorBody>;
+
+export const ListDebtorsQuery = ListQuery.extend({ matter_id: ObjectIdParam.optional() });
+
+const DEBTOR_WRITE_ANSWERS = {
+  409: { description: "The matter is closed, or the Idempotency-Key was reused or is in flight" },
+} as const;
+
+export const debtorOperations = {
+  create: defineOperation({
+    id: "legacyCreateDebtor",
+    method: "POST",
+    path: "/v1/debtors",
+    scope: "debtors:write",
+    tag: "Debtors",
+    summary: "Add a debtor to a matter: a party with role debtor, screened against the sanctions list.",
+    successStatus: 201,
+    body: CreateDebtorBody,
+    response: Debtor,
+    idempotent: true,
+    events: ["party.created", "matter.updated"],
+    alsoAnswers: { 404: { description: "Unknown matter_id" }, ...DEBTOR_WRITE_ANSWERS },
+    rpc: false,
+    surface: "legacy",
+    successor: { operation: "createParty", note: DEBTOR_SUCCESSOR_NOTE },
+  }),
+  list: defineOperation({
+    id: "legacyListDebtors",
+    method: "GET",
+    path: "/v1/debtors",
+    scope: "debtors:read",
+    tag: "Debtors",
+    summary: "List debtors (parties with role debtor), most recent first, optionally of one matter.",
+    successStatus: 200,
+    query: ListDebtorsQuery,
+    response: listOf(Debtor, "LegacyDebtorList"),
+    idempotent: false,
+    events: [],
+    rpc: false,
+    surface: "legacy",
+    successor: { operation: "listParties", note: DEBTOR_SUCCESSOR_NOTE },
+  }),
+  get: defineOperation({
+    id: "legacyRetrieveDebtor",
+    method: "GET",
+    path: "/v1/debtors/{debtor_id}",
+    scope: "debtors:read",
+    tag: "Debtors",
+    summary: "Retrieve a debtor; a party of another role is not one (404).",
+    successStatus: 200,
+    response: Debtor,
+    idempotent: false,
+    events: [],
+    rpc: false,
+    surface: "legacy",
+    successor: { operation: "retrieveParty", note: DEBTOR_SUCCESSOR_NOTE },
+  }),
+  update: defineOperation({
+    id: "legacyUpdateDebtor",
+    method: "PATCH",
+    path: "/v1/debtors/{debtor_id}",
+    scope: "debtors:write",
+    tag: "Debtors",
+    summary: "Update a debtor's legal name, aliases, identifiers or wallets; changed ones are screened again.",
+    successStatus: 200,
+    body: UpdateDebtorBody,
+    response: Debtor,
+    idempotent: true,
+    events: ["party.updated", "matter.updated"],
+    alsoAnswers: DEBTOR_WRITE_ANSWERS,
+    rpc: false,
+    surface: "legacy",
+    successor: { operation: "updateParty", note: DEBTOR_SUCCESSOR_NOTE },
+  }),
+};
