@@ -3,12 +3,12 @@
  * moved or re-scoped fails here until docs/ says so too.
  */
 import { readFileSync } from "node:fs";
-import { CURRENT_OPERATIONS, LEGACY_OPERATIONS, LEGACY_SCOPES } from "@crs/contract";
+import { CURRENT_OPERATIONS, LEGACY_OPERATIONS, LEGACY_SCOPES, type LegacySuccessor } from "@crs/contract";
 import { describe, expect, it } from "vitest";
 
 const guide = (name: string) => readFileSync(new URL(`../../docs/api/${name}`, import.meta.url), "utf8");
 
-/** Rows of the first table after `heading`: first cell → the backquoted items of the second. */
+/** Rows of the first table after `heading`: first cell → the backquoted items of the others, in order. */
 function tableAfter(markdown: string, heading: string): Map<string, string[]> {
   const section = markdown.slice(markdown.indexOf(heading));
   const rows = new Map<string, string[]>();
@@ -19,7 +19,8 @@ function tableAfter(markdown: string, heading: string): Map<string, string[]> {
       continue;
     }
     seenTable = true;
-    const [first = "", second = ""] = line.split("|").slice(1);
+    const [first = "", ...others] = line.split("|").slice(1);
+    const second = others.join("|");
     const key = first.trim().replace(/^`|`$/g, "");
     if (key === "Scope" || key === "Operation" || key.startsWith("---")) continue;
     rows.set(
@@ -46,16 +47,19 @@ describe("docs/api/keys-and-scopes.md", () => {
 });
 
 describe("docs/api/legacy.md", () => {
-  it("lists every operation the legacy listener serves of its version's own, with its scope, and nothing else", () => {
+  it("lists every operation the legacy listener serves of its version's own, with its scope and successor, and nothing else", () => {
+    const successorName = (successor: LegacySuccessor | undefined) => {
+      if (!successor || "tag" in successor) return successor?.tag ?? "";
+      const target = CURRENT_OPERATIONS.find(({ definition }) => definition.id === successor.operation)?.definition;
+      return `${target?.method} ${target?.path}`;
+    };
     const expected = new Map(
-      LEGACY_OPERATIONS.map(({ definition }) => [`${definition.method} ${definition.path}`, [definition.scope]]),
-    );
-    const documented = new Map(
-      [...tableAfter(guide("legacy.md"), "## What is served")].map(([operation, cells]) => [
-        operation,
-        cells.slice(0, 1),
+      LEGACY_OPERATIONS.map(({ definition }) => [
+        `${definition.method} ${definition.path}`,
+        [definition.scope, successorName(definition.successor)],
       ]),
     );
+    const documented = tableAfter(guide("legacy.md"), "## What is served");
     expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(expected));
   });
 

@@ -81,9 +81,9 @@ describeSecuritySuite(debtorOperations.update, {
     body: { aliases: ["J. Roe"] },
   }),
   badBody: {
-    body: { legal_name: "", aliases: "J. Roe", review_state: { review_status: "approved" } },
+    body: { legal_name: "", aliases: "J. Roe", review_state: { review_status: "done" } },
     missing: [],
-    invalid: ["legal_name", "aliases", "review_state"],
+    invalid: ["legal_name", "aliases", "review_state.review_status"],
   },
   idempotency: {
     effects: async (owner) => ({
@@ -236,23 +236,45 @@ describe("legacy debtors are parties with role debtor", () => {
     expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
   });
 
-  it("refuses to set review_state, which follows the debtor's sanctions hits, naming it and changing nothing", async () => {
+  it("refuses to change review_state, which follows the debtor's sanctions hits, naming it and changing nothing", async () => {
     const owner = await app().mintLegacyKey();
     const debtor = await legacyDebtor(owner);
     const eventsBefore = await countEvents(app().sql, owner.organizationId);
-    const response = await app().legacyRequest("PATCH", `/v1/debtors/${debtor.debtor_id}`, {
-      key: owner.key,
-      body: { legal_name: "Changed", review_state: { review_status: "approved" } },
-    });
-    const envelope = expectError(response, 422, "invalid_request");
-    const details = ValidationDetails.parse(envelope.error.details);
-    expect(details.invalid?.map((field) => field.param)).toEqual(["review_state"]);
-    expect(envelope.error.message).toContain("sanctions hits");
+    for (const reviewState of [{ review_status: "approved" }, { review_required: true }, { reasons: ["x"] }]) {
+      const response = await app().legacyRequest("PATCH", `/v1/debtors/${debtor.debtor_id}`, {
+        key: owner.key,
+        body: { legal_name: "Changed", review_state: reviewState },
+      });
+      const envelope = expectError(response, 422, "invalid_request");
+      expect(envelope.error.param).toBe("review_state");
+      expect(ValidationDetails.parse(envelope.error.details).invalid?.map((field) => field.param)).toEqual([
+        "review_state",
+      ]);
+      expect(envelope.error.message).toContain("sanctions hits");
+    }
     expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
     const read = Debtor.parse(
       (await app().legacyRequest("GET", `/v1/debtors/${debtor.debtor_id}`, { key: owner.key })).json,
     );
     expect(read.legal_name).toBe("Jane Roe");
+  });
+
+  it("accepts review_state sent back unchanged, or null, beside a real change (read, edit, PATCH the whole object)", async () => {
+    const owner = await app().mintLegacyKey();
+    const debtor = await legacyDebtor(owner);
+    const { review_state, legal_name, aliases, identifiers, wallets } = debtor;
+    const whole = await app().legacyRequest("PATCH", `/v1/debtors/${debtor.debtor_id}`, {
+      key: owner.key,
+      body: { legal_name, aliases: [...aliases, "Janie"], identifiers, wallets, review_state },
+    });
+    expect(whole.status).toBe(200);
+    expect(Debtor.parse(whole.json).aliases).toEqual(["Janie"]);
+    const cleared = await app().legacyRequest("PATCH", `/v1/debtors/${debtor.debtor_id}`, {
+      key: owner.key,
+      body: { legal_name: "Jane B. Roe", review_state: null },
+    });
+    expect(cleared.status).toBe(200);
+    expect(Debtor.parse(cleared.json)).toMatchObject({ legal_name: "Jane B. Roe", review_state });
   });
 
   it("shows a pending review while a sanctions hit on the debtor is open", async () => {

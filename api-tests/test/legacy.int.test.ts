@@ -4,10 +4,12 @@ import {
   Health,
   JudgmentValidationLegacy,
   LEGACY_DEPRECATED_AT,
+  LEGACY_OPERATIONS,
   LEGACY_ROUTES,
   LEGACY_VERSION,
   type LegacyRoute,
   Matter,
+  type OperationDefinition,
   SandboxKey,
 } from "@crs/contract";
 import { operationHash, tagHash } from "@crs/rest/docs/anchors";
@@ -54,11 +56,26 @@ function expectWindowHeaders(response: TestResponse, successor: string): void {
 }
 
 /** Where the reference documents a legacy route's successor: its operation's entry, or its section. */
-function successorDocUrl(route: LegacyRoute): string {
+function successorDocUrl(route: Pick<LegacyRoute, "successor">): string {
   const { successor } = route;
   if ("tag" in successor) return `${PUBLIC_BASE_URL}/docs#${tagHash(successor.tag)}`;
   const { definition } = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!;
   return `${PUBLIC_BASE_URL}/docs#${operationHash(definition.tag, definition.method, definition.path!)}`;
+}
+
+/**
+ * What a legacy operation's `successor-version` link names: its successor on the current listener,
+ * with the path filled from the request's (the concrete placeholders), or its section of the reference.
+ */
+function successorLink(definition: OperationDefinition): string {
+  const successor = definition.successor!;
+  if ("tag" in successor) return `${PUBLIC_BASE_URL}/docs#${tagHash(successor.tag)}`;
+  const target = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!.definition;
+  const values = [...definition.path!.matchAll(/\{(\w+)\}/g)].map((match) => concrete(`{${match[1]}}`));
+  const names = [...target.path!.matchAll(/\{(\w+)\}/g)];
+  if (values.length !== names.length) return successorDocUrl({ successor });
+  let index = 0;
+  return `${PUBLIC_BASE_URL}${target.path!.replace(/\{\w+\}/g, () => values[index++]!)}`;
 }
 
 function expectNoWindowHeaders(response: TestResponse): void {
@@ -187,13 +204,26 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
     expectWindowHeaders(response, docUrl);
   });
 
-  it("serves the version's own operations, each answer linking to its successor's entry in the reference", async () => {
+  it("serves the version's own operations, each answer linking to its successor on the current listener", async () => {
     const { key } = await mintLegacyKey();
-    const docUrl = `${PUBLIC_BASE_URL}/docs#tag/parties/GET/v1/parties`;
     const listed = await app().legacyRequest("GET", "/v1/debtors", { key });
     expect(listed.status).toBe(200);
     expect(listed.headers.get("svc-version")).toBe(LEGACY_VERSION);
-    expectWindowHeaders(listed, docUrl);
+    expectWindowHeaders(listed, `${PUBLIC_BASE_URL}/v1/parties`);
+    const id = "party_0123456789abcdefghjkmnpqrs";
+    const one = await app().legacyRequest("GET", `/v1/debtors/${id}`, { key });
+    expect(one.status).toBe(404);
+    expectWindowHeaders(one, `${PUBLIC_BASE_URL}/v1/parties/${id}`);
+  });
+
+  it("links every operation of the version's own to its successor, whatever the answer", async () => {
+    for (const { definition } of LEGACY_OPERATIONS) {
+      await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
+      const body = definition.method === "GET" ? {} : { body: {} };
+      const response = await app().legacyRequest(definition.method, concrete(definition.path!), body);
+      expect(response.status, definition.id).toBe(401);
+      expectWindowHeaders(response, successorLink(definition));
+    }
   });
 
   it("carries the window's headers on every answer, health and unknown routes included, and sends its /docs to the current reference", async () => {
@@ -280,6 +310,21 @@ describe("the legacy listener after its window", () => {
     });
     expectNoWindowHeaders(response);
     expect(await countRows(app().sql, "parties", organizationId)).toBe(partiesBefore);
+  });
+
+  it("answers every operation of the version's own 410 after the window, naming its successor", async () => {
+    afterWindow();
+    for (const { definition } of LEGACY_OPERATIONS) {
+      await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
+      const route = { method: definition.method, path: definition.path!, successor: definition.successor! };
+      // Retired before the body is read: an unreadable one changes nothing.
+      const body = definition.method === "GET" ? {} : { rawBody: "{not json" };
+      const retired = await app().legacyRequest(definition.method, concrete(definition.path!), body);
+      const error = expectLegacyError(retired, 410, successorDocUrl(route));
+      expect(error.message).toContain(`${definition.method} ${definition.path} (version ${LEGACY_VERSION})`);
+      expect(error.details?.successor).toBeDefined();
+      expectNoWindowHeaders(retired);
+    }
   });
 
   it("stops minting legacy keys and keeps answering health", async () => {

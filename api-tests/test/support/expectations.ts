@@ -2,7 +2,7 @@ import { API_VERSIONS, docUrlFor, ERROR_CODES, type ErrorCode } from "@crs/contr
 import type postgres from "postgres";
 import { expect } from "vitest";
 import { z } from "zod";
-import { LEGACY_BASE_URL, PUBLIC_BASE_URL, type TestResponse } from "./test-app";
+import { PUBLIC_BASE_URL, type TestResponse } from "./test-app";
 
 /** The one error envelope, strictly: nothing else at either level. */
 export const ErrorEnvelope = z
@@ -56,7 +56,7 @@ export function expectError(response: TestResponse, status: number, code: ErrorC
   expect(envelope.audit_ref).toBe(response.headers.get("svc-request-id"));
   expect(envelope.error.request_id).toBe(envelope.audit_ref);
   // Each listener builds it from its own public origin (the legacy listener's /docs leads to the reference).
-  expect([docUrlFor(code, PUBLIC_BASE_URL), docUrlFor(code, LEGACY_BASE_URL)]).toContain(envelope.error.doc_url);
+  expect(envelope.error.doc_url).toBe(docUrlFor(code, response.publicBaseUrl ?? PUBLIC_BASE_URL));
   return envelope;
 }
 

@@ -58,6 +58,8 @@ export interface TestResponse {
   text: string;
   /** the parsed JSON body (undefined when the body is not JSON) */
   json: unknown;
+  /** the public origin of the listener that answered (its doc_url base); absent: the current one */
+  publicBaseUrl?: string;
 }
 
 export interface LiveKeyOptions {
@@ -153,9 +155,9 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     sql,
     request: (method, path, requestOptions = {}) => send(url, method, path, requestOptions),
     legacyUrl,
-    legacyRequest: (method, path, requestOptions = {}) => {
+    legacyRequest: async (method, path, requestOptions = {}) => {
       if (!legacyUrl) throw new Error("start the test app with legacyWindow to reach the legacy listener");
-      return send(legacyUrl, method, path, requestOptions);
+      return { ...(await send(legacyUrl, method, path, requestOptions)), publicBaseUrl: LEGACY_BASE_URL };
     },
     rpc: (type, procedure, rpcOptions = {}) => sendRpc(trpcUrl, type, procedure, rpcOptions),
     mintKey: async () => {

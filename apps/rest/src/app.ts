@@ -3,7 +3,6 @@ import {
   buildOpenApiDocument,
   CURRENT_VERSION,
   LEGACY_VERSION,
-  type OperationDefinition,
   screenJsonValue,
 } from "@crs/contract";
 import { newId } from "@crs/db";
@@ -18,7 +17,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { registerDocs } from "./docs/register-docs";
 import {
-  applyCompatibilityWindow,
+  compatibilityWindowOf,
   type LegacyListenerOptions,
   listenerWindowHeaders,
   registerLegacyRoutes,
@@ -178,6 +177,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     }
   });
 
+  const legacyOperations = legacy ? boundLegacyOperations() : [];
   // Both listeners serve every operation of the current surface, and the legacy one its version's own
   // operations too; it applies its window before admission.
   const config = {
@@ -185,15 +185,18 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
     surface,
     ...(legacy
       ? {
-          beforeAdmission: (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) =>
-            applyCompatibilityWindow(deps, legacy, definition, request, reply),
+          beforeAdmission: compatibilityWindowOf(
+            deps,
+            legacy,
+            legacyOperations.map((b) => b.definition),
+          ),
         }
       : {}),
   };
   for (const bound of boundOperations()) registerOperation(app, config, bound);
   registerExportDownload(app, config);
   if (legacy) {
-    for (const bound of boundLegacyOperations()) registerOperation(app, config, bound);
+    for (const bound of legacyOperations) registerOperation(app, config, bound);
     registerLegacyRoutes(app, deps, legacy);
     return app;
   }

@@ -34,6 +34,9 @@ export interface LegacyRoute {
   successor: LegacySuccessor;
 }
 
+/** Why debtors' successors are the parties operations. */
+export const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
+
 const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
 
 /**
@@ -74,7 +77,7 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
     method,
     path,
     group: "debtors",
-    successor: { operation, note: "A debtor is a party with role debtor." },
+    successor: { operation, note: DEBTOR_SUCCESSOR_NOTE },
   })),
   ...(
     [

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { EventType } from "./schemas/events";
-import type { AnyScope } from "./scopes";
+import { type AnyScope, LEGACY_SCOPES } from "./scopes";
 import type { ApiVersion } from "./versions";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -128,10 +128,17 @@ export function defineOperation<const D extends OperationDefinition>(definition:
       "an operation that needs no key has no tenant: it can neither take an Idempotency-Key nor append events",
     );
   }
-  if (definition.surface === "legacy" && (definition.rpc !== false || !definition.path || !definition.successor)) {
-    problems.push("a legacy operation is served over REST only (rpc: false, a path) and names its successor");
+  const legacyScope = (LEGACY_SCOPES as readonly string[]).includes(definition.scope);
+  if (definition.surface === "legacy") {
+    if (definition.rpc !== false || !definition.path || !definition.successor) {
+      problems.push("a legacy operation is served over REST only (rpc: false, a path) and names its successor");
+    }
+    if (!legacyScope) problems.push("a legacy operation requires a legacy scope, which only legacy keys hold");
+    if (definition.outlivesLegacyWindow) problems.push("a legacy operation is retired with the legacy window");
+  } else {
+    if (definition.successor) problems.push("only a legacy operation has a successor");
+    if (legacyScope) problems.push("a legacy scope is held by legacy keys only, which the current surface refuses");
   }
-  if (definition.successor && definition.surface !== "legacy") problems.push("only a legacy operation has a successor");
   if (problems.length > 0) throw new Error(`Operation ${definition.id}: ${problems.join("; ")}.`);
   return definition;
 }
@@ -142,9 +149,20 @@ export interface ListedOperation {
   definition: OperationDefinition;
 }
 
-/** Every operation of a set of groups, in definition order. */
-export function listOperations(groups: Record<string, OperationGroup>): ListedOperation[] {
+/**
+ * Every operation of a set of groups, in definition order. Each must belong to the surface the groups
+ * are listed for: a legacy definition among the current groups would be served on the current listener.
+ */
+export function listOperations(
+  groups: Record<string, OperationGroup>,
+  surface: "current" | "legacy",
+): ListedOperation[] {
   return Object.entries(groups).flatMap(([group, operations]) =>
-    Object.entries(operations).map(([name, definition]) => ({ procedure: `${group}.${name}`, definition })),
+    Object.entries(operations).map(([name, definition]) => {
+      if ((definition.surface ?? "current") !== surface) {
+        throw new Error(`Operation ${definition.id} is not of the ${surface} surface but is listed in its groups.`);
+      }
+      return { procedure: `${group}.${name}`, definition };
+    }),
   );
 }

@@ -51,9 +51,11 @@ export interface Actor {
   requestId: string;
 }
 
-/** What a read receives: the pooled handles and the caller. */
+/** What a read receives: the pooled handles, the caller, and the listener it called. */
 export interface ReadContext extends ServiceDeps {
   actor: Actor;
+  /** absent for a read the service makes on its own (a worker task): the current surface */
+  surface?: Surface;
 }
 
 /** What an operation that needs no key receives: the caller only if a key was sent. */

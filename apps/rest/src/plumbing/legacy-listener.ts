@@ -6,6 +6,7 @@ import {
   type LegacyRoute,
   type LegacySuccessor,
   type OperationDefinition,
+  pathParamNames,
 } from "@crs/contract";
 import { type CompatibilityWindow, compatibilityHeaders, isRetired } from "@crs/core";
 import { chargeClientAddress, type ServiceDeps } from "@crs/services";
@@ -22,53 +23,52 @@ export interface LegacyListenerOptions {
 
 /**
  * The legacy listener's compatibility window, applied before admission: inside it every answer of an
- * operation carries `Deprecation`, `Sunset` and a `successor-version` link to the same operation on the
- * current listener; after it the operation answers 410 `endpoint_retired` whatever the key, and does
- * nothing.
+ * operation carries `Deprecation`, `Sunset` and a `successor-version` link; after it the operation
+ * answers 410 `endpoint_retired` whatever the key, and does nothing. Each legacy operation's successor
+ * is resolved here, once, so one that names no REST operation stops the listener from starting.
  */
-export async function applyCompatibilityWindow(
+export function compatibilityWindowOf(
   deps: ServiceDeps,
   legacy: LegacyListenerOptions,
-  definition: OperationDefinition,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<void> {
-  if (definition.outlivesLegacyWindow) return;
+  legacyDefinitions: readonly OperationDefinition[],
+): (definition: OperationDefinition, request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const { window, currentBaseUrl } = legacy;
-  const successor = successorOf(definition, request, currentBaseUrl);
-  if (isRetired(window, deps.clock())) {
-    await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
-    throw new AppError("endpoint_retired", {
-      message:
-        `${definition.method} ${definition.path} (version ${LEGACY_VERSION}) was retired at ` +
-        `${window.sunset.toISOString()}. ${successor.description}`,
-      details: { successor: successor.details },
-      docUrl: successor.docUrl,
-    });
-  }
-  for (const [name, value] of Object.entries(compatibilityHeaders(window, successor.linkUrl)))
-    reply.header(name, value);
+  const successors = new Map(
+    legacyDefinitions.map((definition) => {
+      if (!definition.successor) throw new Error(`legacy operation ${definition.id} names no successor`);
+      return [definition, resolveSuccessor(definition.successor, currentBaseUrl)] as const;
+    }),
+  );
+  return async (definition, request, reply) => {
+    if (definition.outlivesLegacyWindow) return;
+    const successor = successors.get(definition) ?? sameOperationOnCurrentListener(definition, request, currentBaseUrl);
+    if (isRetired(window, deps.clock())) {
+      await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
+      throw new AppError("endpoint_retired", {
+        message:
+          `${definition.method} ${definition.path} (version ${LEGACY_VERSION}) was retired at ` +
+          `${window.sunset.toISOString()}. ${successor.description}`,
+        details: { successor: successor.details },
+        docUrl: successor.docUrl,
+      });
+    }
+    const link = successor.urlFor(request.params as Record<string, string>);
+    for (const [name, value] of Object.entries(compatibilityHeaders(window, link))) reply.header(name, value);
+  };
 }
 
-/**
- * What replaces an operation the legacy listener serves: a legacy operation names its successor; an
- * operation of the current surface is its own, on the current listener at the very path asked for.
- */
-function successorOf(
+/** An operation of the current surface served on the legacy listener is its own successor. */
+function sameOperationOnCurrentListener(
   definition: OperationDefinition,
   request: FastifyRequest,
   currentBaseUrl: string,
-): ResolvedSuccessor & { linkUrl: string } {
-  if (definition.successor) {
-    const resolved = resolveSuccessor(definition.successor, currentBaseUrl);
-    return { ...resolved, linkUrl: resolved.docUrl };
-  }
+): ResolvedSuccessor {
   const url = `${currentBaseUrl}${request.url.split("?")[0]}`;
   return {
     description: `The same operation is served on the current listener at ${url}.`,
     details: { method: definition.method, path: definition.path ?? "", url },
     docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path ?? "")}`,
-    linkUrl: url,
+    urlFor: () => url,
   };
 }
 
@@ -78,28 +78,44 @@ interface ResolvedSuccessor {
   /** what the error message and `details.successor` say */
   description: string;
   details: Record<string, string>;
+  /**
+   * What the `successor-version` link names for a request with these path parameters: the successor
+   * on the current listener when its path can be filled from them in order, else its reference entry.
+   */
+  urlFor: (params: Record<string, string>) => string;
 }
 
 function resolveSuccessor(successor: LegacySuccessor, currentBaseUrl: string): ResolvedSuccessor {
   if ("tag" in successor) {
+    const docUrl = `${currentBaseUrl}/docs#${tagHash(successor.tag)}`;
     return {
-      docUrl: `${currentBaseUrl}/docs#${tagHash(successor.tag)}`,
+      docUrl,
       description: `${successor.note} See the ${successor.tag} section of the reference.`,
       details: { reference: successor.tag, note: successor.note },
+      urlFor: () => docUrl,
     };
   }
   const listed = CURRENT_OPERATIONS.find(({ definition }) => definition.id === successor.operation);
   const definition = listed?.definition;
   if (!definition?.path) throw new Error(`legacy successor ${successor.operation} is not a REST operation`);
+  const path = definition.path;
+  const docUrl = `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, path)}`;
   const note = successor.note ? ` ${successor.note}` : "";
   return {
-    docUrl: `${currentBaseUrl}/docs#${operationHash(definition.tag, definition.method, definition.path)}`,
-    description: `Its successor is ${definition.method} ${definition.path}.${note}`,
+    docUrl,
+    description: `Its successor is ${definition.method} ${path}.${note}`,
     details: {
       operation: definition.id,
       method: definition.method,
-      path: definition.path,
+      path,
       ...(successor.note ? { note: successor.note } : {}),
+    },
+    urlFor: (params) => {
+      const values = Object.values(params);
+      const names = pathParamNames(definition);
+      if (values.length !== names.length) return docUrl;
+      let index = 0;
+      return `${currentBaseUrl}${path.replace(/\{\w+\}/g, () => encodeURIComponent(values[index++] ?? ""))}`;
     },
   };
 }

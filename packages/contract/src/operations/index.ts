@@ -32,7 +32,7 @@ export const OPERATION_GROUPS = {
 };
 export type OperationGroups = typeof OPERATION_GROUPS;
 
-export const CURRENT_OPERATIONS = listOperations(OPERATION_GROUPS);
+export const CURRENT_OPERATIONS = listOperations(OPERATION_GROUPS, "current");
 
 export * from "./crypto";
 export * from "./events";

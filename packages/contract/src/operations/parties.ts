@@ -37,8 +37,8 @@ export const Wallet = z
   .object({ address: z.string(), network: z.string().nullable(), label: z.string().nullable() })
   .meta({ id: "Wallet" });
 
-const Aliases = z.array(NonBlankText(200)).max(50, "must have at most 50 aliases");
-const Wallets = z.array(WalletInput).max(100, "must have at most 100 wallets");
+export const Aliases = z.array(NonBlankText(200)).max(50, "must have at most 50 aliases");
+export const Wallets = z.array(WalletInput).max(100, "must have at most 100 wallets");
 
 const PARTY_EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
 
@@ -181,7 +181,7 @@ export const ListMatterPartiesQuery = ListQuery.extend({ role: z.enum(PARTY_ROLE
 const PartyList = listOf(Party, "PartyList");
 
 /** Writes to a party lock its matter first; these are what the lock can refuse. */
-const PARTY_WRITE_ANSWERS = {
+export const PARTY_WRITE_ANSWERS = {
   409: { description: "The matter is closed, or the Idempotency-Key was reused or is in flight" },
 } as const;
 

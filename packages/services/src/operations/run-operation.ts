@@ -87,7 +87,7 @@ async function runOnSurface(
   const actor = call.actor;
   if (!actor) throw new Error(`${definition.id} reached without an authenticated caller`);
   if (!isWrite(definition)) {
-    const context: ReadContext = { ...deps, actor };
+    const context: ReadContext = { ...deps, actor, surface: call.surface };
     return answer(await run(context, parseOperationInput(definition, call.input)));
   }
 

@@ -1,16 +1,25 @@
-import { API_VERSIONS, type Capabilities, CURRENT_OPERATIONS, SCOPES } from "@crs/contract";
+import {
+  API_VERSIONS,
+  type Capabilities,
+  CURRENT_OPERATIONS,
+  LEGACY_OPERATIONS,
+  LEGACY_SCOPES,
+  SCOPES,
+} from "@crs/contract";
 import { publicKeyHex } from "@crs/core";
 import type { ReadContext } from "../context";
 
 export async function describeCapabilities(read: ReadContext): Promise<Capabilities> {
-  const operations = CURRENT_OPERATIONS.map(({ definition }) => definition);
+  // The legacy listener also serves its version's own operations, to keys holding their scopes.
+  const legacy = read.surface === "legacy";
+  const operations = [...CURRENT_OPERATIONS, ...(legacy ? LEGACY_OPERATIONS : [])].map(({ definition }) => definition);
   return {
     object: "capabilities",
     capabilities: operations.map((op) => op.id),
     modules: [...new Set(operations.map((op) => op.tag))],
     environments: ["sandbox", "live"],
     versions: [...API_VERSIONS],
-    scopes: [...SCOPES],
+    scopes: [...SCOPES, ...(legacy ? LEGACY_SCOPES : [])],
     notes:
       "Every state change appends an event to a per-organization sha256 hash chain; each event hash is signed with Ed25519. Verify offline with event_signing_key.",
     event_signing_key: {

@@ -1,19 +1,16 @@
 import { PARTY_TYPES, REVIEW_STATUSES } from "@crs/core";
 import { z } from "zod";
+import { DEBTOR_SUCCESSOR_NOTE } from "../../legacy";
 import { defineOperation } from "../../operation";
 import { JsonObject, ListQuery, listOf, NonBlankText, ObjectIdParam, Timestamp } from "../../schemas/common";
-import { Wallet, WalletInput } from "../parties";
+import { Aliases, PARTY_WRITE_ANSWERS, Wallet, Wallets } from "../parties";
 
 /**
  * Debtors (2026-06-11): a debtor is a party with role `debtor`, its `debtor_id` the party's id. These
  * operations read and write the same party rows as `/v1/parties`; nothing is copied.
  */
 
-const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
-
-const Aliases = z.array(NonBlankText(200)).max(50, "must have at most 50 aliases");
-const Wallets = z.array(WalletInput).max(100, "must have at most 100 wallets");
 
 export const DebtorReviewState = z
   .object({
@@ -66,29 +63,21 @@ export const CreateDebtorBody = z
   });
 export type CreateDebtorBody = z.infer<typeof CreateDebtorBody>;
 
-const REVIEW_STATE_IS_DERIVED =
-  "cannot be set: a debtor's review follows its open sanctions hits, which an operator clears";
-
 export const UpdateDebtorBody = z
   .object({
     legal_name: NonBlankText(200).optional(),
     aliases: Aliases.optional(),
     identifiers: JsonObject.optional(),
     wallets: Wallets.optional(),
-    review_state: z
-      .unknown()
-      .refine((value) => value === undefined, REVIEW_STATE_IS_DERIVED)
-      .optional()
-      .meta({ description: `Accepted by name only: it ${REVIEW_STATE_IS_DERIVED} (422).` }),
+    review_state: DebtorReviewState.partial().nullable().optional().meta({
+      description:
+        "Derived, so only accepted unchanged: null, or a `review_status` equal to the debtor's own, changes nothing; another status is a 422 (an operator clears the sanctions hits it follows).",
+    }),
   })
   .meta({ id: "LegacyUpdateDebtorBody", example: { aliases: ["J. Roe", "Janie Roe"] } });
 export type UpdateDebtorBody = z.infer<typeof UpdateDebtorBody>;
 
 export const ListDebtorsQuery = ListQuery.extend({ matter_id: ObjectIdParam.optional() });
-
-const DEBTOR_WRITE_ANSWERS = {
-  409: { description: "The matter is closed, or the Idempotency-Key was reused or is in flight" },
-} as const;
 
 export const debtorOperations = {
   create: defineOperation({
@@ -103,7 +92,7 @@ export const debtorOperations = {
     response: Debtor,
     idempotent: true,
     events: ["party.created", "matter.updated"],
-    alsoAnswers: { 404: { description: "Unknown matter_id" }, ...DEBTOR_WRITE_ANSWERS },
+    alsoAnswers: { 404: { description: "Unknown matter_id" }, ...PARTY_WRITE_ANSWERS },
     rpc: false,
     surface: "legacy",
     successor: { operation: "createParty", note: DEBTOR_SUCCESSOR_NOTE },
@@ -151,7 +140,7 @@ export const debtorOperations = {
     response: Debtor,
     idempotent: true,
     events: ["party.updated", "matter.updated"],
-    alsoAnswers: DEBTOR_WRITE_ANSWERS,
+    alsoAnswers: PARTY_WRITE_ANSWERS,
     rpc: false,
     surface: "legacy",
     successor: { operation: "updateParty", note: DEBTOR_SUCCESSOR_NOTE },

@@ -11,6 +11,6 @@ export const LEGACY_OPERATION_GROUPS = {
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
-export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS);
+export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy");
 
 export * from "./debtors";
