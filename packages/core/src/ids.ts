@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** a network attribution signal (2026-06-11): an observation tying a wallet to network data, kept redacted */
+  networkAttribution: "na",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
