@@ -186,6 +186,30 @@ describe("network attribution signals keep only redacted values", () => {
     expect(leak?.n).toBe(0);
   });
 
+  it("refuses a raw address in any other text field too, naming each, storing nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const envelope = expectError(
+      await postSignal(
+        owner,
+        signalBody(matter.id, {
+          source: "ISP at 198.51.100.23",
+          legal_process_id: "order for [2001:db8::7]",
+          privacy_restrictions: ["ok", "not for 198.51.100.23:80"],
+        }),
+      ),
+      422,
+      "invalid_request",
+    );
+    expect(ValidationDetails.parse(envelope.error.details).invalid?.map((field) => field.param)).toEqual([
+      "source",
+      "legal_process_id",
+      "privacy_restrictions.1",
+    ]);
+    expect(envelope.error.message).not.toContain("198.51.100.23");
+    expect(await signalCount(owner)).toBe(0);
+  });
+
   it("requires legal_process_id for an IP signal only", async () => {
     const owner = await app().mintLegacyKey();
     const matter = await legacyMatter(owner);

@@ -23,15 +23,18 @@ const EXAMPLE_WALLET = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 
 export const ConfidenceLevel = z.enum(CONFIDENCE_LEVELS);
 
-export const RawValueRedacted = NonBlankText(500)
-  .refine((value) => findRawIpAddress(value) === null, {
-    message:
-      "must not contain a raw IP address: mask it before sending (for example 203.0.113.x or 2001:db8:x:x:x:x:x:x)",
-  })
-  .meta({
-    description:
-      "The signal's value, redacted by the sender. Any raw IPv4 or IPv6 address in it (with a port, in brackets, IPv4-mapped) is refused (422); masked forms such as `203.0.113.x`, `203.0.x.x` or `2001:db8:x:x:x:x:x:x` are kept as sent.",
-  });
+const NO_RAW_IP = {
+  message:
+    "must not contain a raw IP address: mask it before sending (for example 203.0.113.x or 2001:db8:x:x:x:x:x:x)",
+};
+
+/** Text of a signal: no field of it may carry a raw IP address, since none is ever stored. */
+const SignalText = (max: number) => NonBlankText(max).refine((value) => findRawIpAddress(value) === null, NO_RAW_IP);
+
+export const RawValueRedacted = SignalText(500).meta({
+  description:
+    "The signal's value, redacted by the sender. Any raw IPv4 or IPv6 address in it (with a port, in brackets, IPv4-mapped) is refused (422); masked forms such as `203.0.113.x`, `203.0.x.x` or `2001:db8:x:x:x:x:x:x` are kept as sent.",
+});
 
 export const NetworkAttribution = z
   .object({
@@ -63,12 +66,12 @@ export const RecordSignalBody = z
   .object({
     matter_id: NonBlankText(64),
     signal_type: z.enum(NETWORK_SIGNAL_TYPES),
-    source: NonBlankText(200).meta({
+    source: SignalText(200).meta({
       description:
         "who observed the signal (an exchange, a telecom); signals of one source never corroborate each other",
     }),
-    wallet_address: NonBlankText(200),
-    legal_process_id: NonBlankText(200)
+    wallet_address: SignalText(200),
+    legal_process_id: SignalText(200)
       .nullable()
       .optional()
       .meta({
@@ -79,7 +82,7 @@ export const RecordSignalBody = z
       .meta({ description: "when the signal was observed; not in the future" }),
     raw_value_redacted: RawValueRedacted,
     privacy_restrictions: z
-      .array(NonBlankText(200))
+      .array(SignalText(200))
       .max(20, "must have at most 20 restrictions")
       .optional()
       .meta({ description: "stored and shown as sent (for example `law_enforcement_only`)" }),
