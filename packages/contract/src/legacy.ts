@@ -37,7 +37,8 @@ export interface LegacyRoute {
 /** Why debtors' successors are the parties operations. */
 export const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
 
-const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
+/** The successor note of the groups the planned job verbs replace (claw, actions, monitoring, network attribution). */
+export const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
 
 /**
  * The 2026-06-11 routes of the version's own groups that no operation serves yet (those that are
@@ -124,16 +125,4 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       ["GET", "/v1/sanctions/{review_id}", "retrievePacket", "Sanctions reviews are packets."],
     ] as const
   ).map(([method, path, operation, note]) => ({ method, path, group: "sanctions", successor: { operation, note } })),
-  ...(
-    [
-      ["POST", "/v1/network-attribution/signals"],
-      ["POST", "/v1/network-attribution/correlate"],
-      ["GET", "/v1/network-attribution/{network_attribution_id}"],
-    ] as const
-  ).map(([method, path]) => ({
-    method,
-    path,
-    group: "network-attribution",
-    successor: { tag: "Jobs", note: JOB_VERBS },
-  })),
 ];

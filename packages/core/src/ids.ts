@@ -21,6 +21,8 @@ export const ID_PREFIXES = {
   sanctionsHit: "hit",
   /** a 2026-06-11 action (operator task) on a matter */
   action: "act",
+  /** a network attribution signal (2026-06-11): an observation tying a wallet to network data, kept redacted */
+  networkAttribution: "na",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

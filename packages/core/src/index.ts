@@ -19,6 +19,7 @@ export * from "./ledger";
 export * from "./matters";
 export * from "./money";
 export * from "./names";
+export * from "./network-attribution";
 export * from "./packets";
 export * from "./parties";
 export * from "./rate-limits";

@@ -14,6 +14,7 @@ import {
   MATTER_MODES,
   MATTER_STATUSES,
   type MatterEconomics,
+  NETWORK_SIGNAL_TYPES,
   PACKET_EXPORT_FORMATS,
   PACKET_STATUSES,
   PACKET_TYPES,
@@ -684,5 +685,34 @@ export const actions = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     index("actions_list_idx").on(t.organizationId, t.environment, t.id),
     index("actions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/**
+ * A network attribution signal (2026-06-11): an observation tying a wallet to network data. Only the
+ * redacted value is kept (a raw IP address is refused before anything is written). Written once, never
+ * changed; its confidence is derived from the matter's other signals on each read.
+ */
+export const networkAttributions = pgTable(
+  "network_attributions",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    walletAddress: text("wallet_address").notNull(),
+    signalType: text("signal_type", { enum: NETWORK_SIGNAL_TYPES }).notNull(),
+    source: text("source").notNull(),
+    legalProcessId: text("legal_process_id"),
+    /** when the signal was observed (the request's `timestamp`) */
+    observedAt: ts("observed_at").notNull(),
+    rawValueRedacted: text("raw_value_redacted").notNull(),
+    privacyRestrictions: jsonb("privacy_restrictions").$type<string[]>().notNull(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("network_attributions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
   ],
 );

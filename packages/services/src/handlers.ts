@@ -13,6 +13,7 @@ import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
 import { actionHandlers } from "./legacy/actions";
 import { debtorHandlers } from "./legacy/debtors";
+import { networkAttributionHandlers } from "./legacy/network-attribution";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
 import type { ErasedHandler } from "./operations/run-operation";
@@ -50,6 +51,7 @@ export interface BoundOperation {
 export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
   actions: actionHandlers,
+  networkAttribution: networkAttributionHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

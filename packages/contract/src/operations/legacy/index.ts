@@ -1,6 +1,7 @@
 import { listOperations } from "../../operation";
 import { actionOperations } from "./actions";
 import { debtorOperations } from "./debtors";
+import { networkAttributionOperations } from "./network-attribution";
 
 /**
  * The 2026-06-11 version's own groups, served only on the legacy listener (REST, inside its window).
@@ -10,6 +11,7 @@ import { debtorOperations } from "./debtors";
 export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
   actions: actionOperations,
+  networkAttribution: networkAttributionOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
@@ -17,3 +19,4 @@ export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy
 
 export * from "./actions";
 export * from "./debtors";
+export * from "./network-attribution";
