@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** a debtor graph (2026-06-11): computed on request and not stored; its id names that answer */
+  debtorGraph: "graph",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
