@@ -312,6 +312,22 @@ describe("POST /v1/debtors/{debtor_id}/graph", () => {
     }
   });
 
+  it("still answers for a closed matter's debtor, since it writes nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const debtor = await legacyDebtor(owner, { wallets: [peel.subject] });
+    const closed = await app().legacyRequest("POST", `/v1/matters/${debtor.matter_id}/close`, {
+      key: owner.key,
+      body: { reason: "settled" },
+    });
+    expect(closed.status).toBe(200);
+    const eventsBefore = await countEvents(app().sql, owner.organizationId);
+    const graph = graphOf(await postGraph(owner, debtor.debtor_id, { include_sources: ["wallets"] }));
+    expect(graph.claims.map((c) => c.predicate)).toEqual(["controls_wallet"]);
+    const items = AssetHypotheses.parse((await postHypotheses(owner, debtor.debtor_id)).json).items;
+    expect(items.map((h) => h.asset_type)).toEqual(["wallet"]);
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
+  });
+
   it("draws nothing from a map traced from someone else's wallet", async () => {
     const owner = await app().mintLegacyKey();
     const debtor = await legacyDebtor(owner, { wallets: ["0x0000000000000000000000000000000000000bad"] });
