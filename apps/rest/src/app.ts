@@ -1,10 +1,4 @@
-import {
-  AppError,
-  buildOpenApiDocument,
-  CURRENT_VERSION,
-  LEGACY_VERSION,
-  screenJsonValue,
-} from "@crs/contract";
+import { AppError, buildOpenApiDocument, CURRENT_VERSION, LEGACY_VERSION, screenJsonValue } from "@crs/contract";
 import { newId } from "@crs/db";
 import {
   boundLegacyOperations,

@@ -60,17 +60,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      ["POST", "/v1/debtors/{debtor_id}/graph", "retrieveParty"],
-      ["POST", "/v1/debtors/{debtor_id}/asset-hypotheses", "createAssetMap"],
-    ] as const
-  ).map(([method, path, operation]) => ({
-    method,
-    path,
-    group: "debtors",
-    successor: { operation, note: DEBTOR_SUCCESSOR_NOTE },
-  })),
-  ...(
-    [
       ["POST", "/v1/crypto/transaction-timeline"],
       ["POST", "/v1/crypto/exchange-hypotheses"],
       ["POST", "/v1/crypto/stablecoin-exposure"],

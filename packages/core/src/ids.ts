@@ -23,6 +23,8 @@ export const ID_PREFIXES = {
   action: "act",
   /** a network attribution signal (2026-06-11): an observation tying a wallet to network data, kept redacted */
   networkAttribution: "na",
+  /** a debtor graph (2026-06-11): computed on request and not stored; its id names that answer */
+  debtorGraph: "graph",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -8,6 +8,7 @@ export * from "./canonical-json";
 export * from "./compatibility-window";
 export * from "./dashboard";
 export * from "./deadlines";
+export * from "./debtor-graph";
 export * from "./hash-chain";
 export * from "./hashing";
 export * from "./ids";

@@ -65,10 +65,11 @@ describe("findRawIpAddress", () => {
     );
   });
 
-  it("finds every generated IPv6 address, whatever surrounds it", () => {
+  it("finds every generated IPv6 address but the unspecified one, whatever surrounds it", () => {
     fc.assert(
       fc.property(
-        fc.ipV6(),
+        // `::` (the unspecified address) names no host, so it is not a raw address to refuse.
+        fc.ipV6().filter((address) => address !== "::"),
         fc.constantFrom("", " ", "[", "ip "),
         fc.constantFrom("", "]:443", " ", "/64", "%eth0"),
         (address, before, after) => {
