@@ -78,21 +78,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   })),
   ...(
     [
-      ["POST", "/v1/crypto/transaction-timeline"],
-      ["POST", "/v1/crypto/exchange-hypotheses"],
-      ["POST", "/v1/crypto/stablecoin-exposure"],
-    ] as const
-  ).map(([method, path]) => ({
-    method,
-    path,
-    group: "crypto",
-    successor: {
-      operation: "createAssetMap",
-      note: "The asset map holds the edges, exchange hypotheses and exposures.",
-    },
-  })),
-  ...(
-    [
       ["POST", "/v1/watchlists"],
       ["GET", "/v1/watchlists"],
       ["GET", "/v1/watchlists/{watchlist_id}"],

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** a 2026-06-11 transaction timeline: an answer, not a stored record */
+  timeline: "tl",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import { eventHandlers } from "./events";
 import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
+import { legacyCryptoHandlers } from "./legacy/crypto";
 import { debtorHandlers } from "./legacy/debtors";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
@@ -48,6 +49,7 @@ export interface BoundOperation {
 /** The 2026-06-11 version's own groups, bound as the current ones are; served on the legacy listener only. */
 export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
+  legacyCrypto: legacyCryptoHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

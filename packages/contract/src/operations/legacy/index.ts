@@ -1,4 +1,5 @@
 import { listOperations } from "../../operation";
+import { legacyCryptoOperations } from "./crypto";
 import { debtorOperations } from "./debtors";
 
 /**
@@ -8,9 +9,11 @@ import { debtorOperations } from "./debtors";
  */
 export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
+  legacyCrypto: legacyCryptoOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
 export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS);
 
+export * from "./crypto";
 export * from "./debtors";
