@@ -254,6 +254,17 @@ describe("POST /v1/crypto/transaction-timeline", () => {
       expect(event.notes).toContain(event.wallet);
       expect(event.notes).toMatch(/counterparty (has no label|is labelled)/);
     }
+    // Each transfer cites the provider request it was read from.
+    const sources = new Map(timeline.source_manifest.map((entry) => [entry.source_id, entry]));
+    expect(sources.size).toBe(timeline.source_manifest.length);
+    for (const event of timeline.events) {
+      expect(event.source_refs).toHaveLength(1);
+      expect(sources.get(event.source_refs[0]!)).toMatchObject({
+        source_type: "chain_request",
+        method: "synthetic.transfers",
+        finalized: true,
+      });
+    }
     // Nothing before a wallet's incident block.
     for (const event of timeline.events) {
       const wallet = event.wallet === PEEL_CHAIN.address ? PEEL_CHAIN : FAN_IN;

@@ -1,6 +1,7 @@
+import { hashCanonical } from "./hashing";
 import { assetKey, toResultAmount } from "./tracing/amounts";
 import { compareText, labelsValidAt } from "./tracing/labels";
-import type { AddressLabel, Transfer } from "./tracing/types";
+import type { AddressLabel, ChainRequestRef, Transfer } from "./tracing/types";
 
 /**
  * The 2026-06-11 synchronous crypto analyses (transaction timeline, exchange hypotheses, stablecoin
@@ -64,6 +65,38 @@ export interface TimelineEntry {
   /** the given wallet the transfer touches (the sender for a transfer between two given wallets) */
   wallet: string;
   notes: string;
+  /** the source_id of the provider request the transfer was read from (an entry of the timeline's sources) */
+  source_refs: string[];
+}
+
+/** A provider request as a source manifest entry, named as an asset map's manifest names it. */
+export interface ChainRequestSource {
+  source_id: string;
+  source_type: "chain_request";
+  title: string;
+  uri: string | null;
+  hash: string;
+  provider: string;
+  method: string;
+  block_range: [string, string] | null;
+  fetched_at: string;
+  finalized: boolean;
+}
+
+/** `src_` and 20 hex characters of the request's hash: the same id an asset map gives the same request. */
+export function chainRequestSource(ref: ChainRequestRef): ChainRequestSource {
+  return {
+    source_id: `src_${hashCanonical({ provider: ref.provider, request_hash: ref.request_hash }).slice(0, 20)}`,
+    source_type: "chain_request",
+    title: `${ref.provider} ${ref.method}${ref.block_range ? ` blocks ${ref.block_range[0]}-${ref.block_range[1]}` : ""}`,
+    uri: ref.uri,
+    hash: ref.request_hash,
+    provider: ref.provider,
+    method: ref.method,
+    block_range: ref.block_range,
+    fetched_at: ref.fetched_at,
+    finalized: ref.finalized,
+  };
 }
 
 export interface TimelineInput {
@@ -83,6 +116,8 @@ export interface TimelineInput {
 export interface Timeline {
   /** in time order: block, then transaction, then log */
   events: TimelineEntry[];
+  /** the provider requests the listed transfers were read from, each once, in order of first use */
+  sources: ChainRequestSource[];
   /** transfers in the window, listed or not */
   matched: number;
 }
@@ -139,6 +174,7 @@ export function buildTimeline(input: TimelineInput): Timeline {
     inWindow.push(transfer);
   }
   inWindow.sort(compareTransfers);
+  const sources = new Map<string, ChainRequestSource>();
   const events = inWindow.slice(0, Math.max(0, input.maxEvents)).map((transfer): TimelineEntry => {
     const fromGiven = wallets.has(transfer.from);
     const toGiven = wallets.has(transfer.to);
@@ -146,6 +182,8 @@ export function buildTimeline(input: TimelineInput): Timeline {
     const wallet = fromGiven ? transfer.from : transfer.to;
     const counterparty = fromGiven ? transfer.to : transfer.from;
     const labels = describeLabels(input.labelsOf(counterparty), transfer.block_time);
+    const source = chainRequestSource(transfer.source_ref);
+    if (!sources.has(source.source_id)) sources.set(source.source_id, source);
     return {
       transaction_hash: transfer.tx_hash,
       event_index: transfer.event_index,
@@ -160,7 +198,8 @@ export function buildTimeline(input: TimelineInput): Timeline {
       direction,
       wallet,
       notes: notesOf(direction, counterparty, labels, wallet),
+      source_refs: [source.source_id],
     };
   });
-  return { events, matched: inWindow.length };
+  return { events, sources: [...sources.values()], matched: inWindow.length };
 }

@@ -129,6 +129,10 @@ describe("buildTimeline", () => {
       "0x05:0",
     ]);
     expect(timeline.matched).toBe(5);
+    // Every transfer here came from one request: one manifest entry, cited by each.
+    expect(timeline.sources).toHaveLength(1);
+    expect(timeline.sources[0]).toMatchObject({ source_type: "chain_request", hash: REF.request_hash });
+    for (const event of timeline.events) expect(event.source_refs).toEqual([timeline.sources[0]?.source_id]);
     expect(timeline.events[1]).toMatchObject({ direction: "between_wallets", wallet: A });
   });
 

@@ -182,6 +182,11 @@ export const TimelineEvent = z
     direction: z.enum(["outgoing", "incoming", "between_wallets"]),
     wallet: z.string().meta({ description: "the given wallet it touches (the sender between two given wallets)" }),
     notes: z.string().meta({ description: "the direction and the counterparty's labels at the transfer's time" }),
+    source_refs: z
+      .array(z.string())
+      .meta({
+        description: "the provider request the transfer was read from: a source_id of the timeline's source_manifest",
+      }),
   })
   .meta({ id: "LegacyTimelineEvent" });
 
@@ -212,6 +217,9 @@ export const TransactionTimeline = z
     }),
     truncated: z.boolean(),
     truncation: z.array(z.object({ reason: z.enum(TIMELINE_TRUNCATION_REASONS), detail: z.string() })),
+    source_manifest: z
+      .array(SourceManifestEntry)
+      .meta({ description: "the provider requests the listed transfers were read from (chain_request entries)" }),
     traced_at: Timestamp,
   })
   .meta({ id: "LegacyTransactionTimeline" });

@@ -119,6 +119,7 @@ export async function transactionTimeline(
       direction: event.direction,
       wallet: event.wallet,
       notes: event.notes,
+      source_refs: event.source_refs,
     })),
     matched_count: timeline.matched,
     limits: {
@@ -128,6 +129,7 @@ export async function transactionTimeline(
     },
     truncated: truncation.length > 0,
     truncation,
+    source_manifest: timeline.sources,
     traced_at: formatTimestamp(write.clock()),
   };
 }
