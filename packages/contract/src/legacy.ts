@@ -34,9 +34,6 @@ export interface LegacyRoute {
   successor: LegacySuccessor;
 }
 
-/** Why debtors' successors are the parties operations. */
-export const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
-
 /** The successor note of the groups the planned job verbs replace (claw, actions, monitoring, network attribution). */
 export const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
 
@@ -58,21 +55,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       ["GET", "/v1/claw/campaigns/{campaign_id}/board"],
     ] as const
   ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
-  ...(
-    [
-      ["POST", "/v1/crypto/transaction-timeline"],
-      ["POST", "/v1/crypto/exchange-hypotheses"],
-      ["POST", "/v1/crypto/stablecoin-exposure"],
-    ] as const
-  ).map(([method, path]) => ({
-    method,
-    path,
-    group: "crypto",
-    successor: {
-      operation: "createAssetMap",
-      note: "The asset map holds the edges, exchange hypotheses and exposures.",
-    },
-  })),
   ...(
     [
       ["POST", "/v1/watchlists"],

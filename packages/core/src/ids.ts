@@ -25,6 +25,8 @@ export const ID_PREFIXES = {
   networkAttribution: "na",
   /** a debtor graph (2026-06-11): computed on request and not stored; its id names that answer */
   debtorGraph: "graph",
+  /** a 2026-06-11 transaction timeline: an answer, not a stored record */
+  timeline: "tl",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

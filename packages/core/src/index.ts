@@ -6,6 +6,7 @@ export * from "./authority";
 export * from "./calendar-dates";
 export * from "./canonical-json";
 export * from "./compatibility-window";
+export * from "./crypto-analyses";
 export * from "./dashboard";
 export * from "./deadlines";
 export * from "./debtor-graph";

@@ -3,6 +3,7 @@ import type { AnyScope, ApiVersion, EventType } from "@crs/contract";
 import type { Environment, IdKind, SanctionsEntry } from "@crs/core";
 import type { Database, EnqueueOptions, Transaction } from "@crs/db";
 import type { Sql } from "postgres";
+import type { TraceProviders } from "./crypto/trace-providers";
 import type { ArtifactStore } from "./packets/artifact-store";
 import type { ResolveHostname } from "./webhooks/resolve-hostname";
 
@@ -37,6 +38,11 @@ export interface ServiceDeps {
   resolveHostname: ResolveHostname;
   /** where export artifacts are kept; the Postgres store when not given */
   artifactStore?: ArtifactStore;
+  /**
+   * where traces run within a request read chain data (the 2026-06-11 analyses); default: the synthetic
+   * chain for sandboxes and no live provider, as a worker without CHAIN_RPC_URL
+   */
+  traceProviders?: TraceProviders;
 }
 
 /** The authenticated caller of one request, or the system acting for an organization (a worker task). */
@@ -96,6 +102,8 @@ export interface WriteContext {
   /** the event-signing key (exports publish its public half and check the chain with it) */
   eventSigningKey: KeyObject;
   artifactStore: ArtifactStore;
+  /** where a trace run within the request reads chain data: the provider an asset map's job would read */
+  traceProviders: TraceProviders;
   /**
    * Records one event for the actor's chain: it is signed and appended, with its webhook deliveries, when
    * the write's own work is done and before it commits (nothing of it exists if the write rolls back).

@@ -12,6 +12,7 @@ import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
 import { actionHandlers } from "./legacy/actions";
+import { legacyCryptoHandlers } from "./legacy/crypto";
 import { debtorHandlers } from "./legacy/debtors";
 import { networkAttributionHandlers } from "./legacy/network-attribution";
 import { matterHandlers } from "./matters";
@@ -52,6 +53,7 @@ export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
   actions: actionHandlers,
   networkAttribution: networkAttributionHandlers,
+  legacyCrypto: legacyCryptoHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

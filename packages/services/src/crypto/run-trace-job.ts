@@ -1,8 +1,8 @@
 import type { TraceJobResult, TraceResultFields } from "@crs/contract";
-import type { Environment, JobError, TraceResult } from "@crs/core";
+import type { Environment, JobError, TraceBudget, TraceResult } from "@crs/core";
 import { TraceRequestError, traceOutflows } from "@crs/core";
 import type { StoredTraceInput } from "../jobs/trace-input";
-import type { TraceProviders } from "./trace-providers";
+import type { TraceProviders, TraceSource } from "./trace-providers";
 
 /** A job run's failure with the code, message and retryability the job reports. */
 export class JobRunError extends Error implements JobError {
@@ -24,6 +24,8 @@ export interface TraceJobContext {
   signal: AbortSignal;
   /** the trace stops expanding after this long and reports itself truncated (default 5 minutes) */
   timeBudgetMs?: number;
+  /** the engine's budgets (addresses opened, transfers read); default the engine's */
+  budget?: TraceBudget;
 }
 
 /** The trace fields of an asset map as the contract types them, plus the taint model a job's result names. */
@@ -61,12 +63,12 @@ export function assetMapFieldsOf(result: TraceResult): AssetMapFields {
 }
 
 /**
- * Runs the trace a `crypto.trace` job asks for: the sandbox reads the synthetic chain, live the
- * configured provider; a live organization without one fails at once (not retryable). A provider
- * error is retryable; a request the engine refuses is not.
+ * The source an environment's traces read: the sandbox the synthetic chain, live the configured
+ * provider. A live organization without one, or a chain the provider does not serve, fails at once
+ * (not retryable).
  */
-export async function runTraceJob(input: StoredTraceInput, context: TraceJobContext): Promise<TraceResult> {
-  const source = context.environment === "sandbox" ? context.providers.sandbox() : context.providers.live;
+export function traceSourceFor(providers: TraceProviders, environment: Environment, chain: string): TraceSource {
+  const source = environment === "sandbox" ? providers.sandbox() : providers.live;
   if (!source) {
     throw new JobRunError(
       "chain_provider_not_configured",
@@ -74,7 +76,6 @@ export async function runTraceJob(input: StoredTraceInput, context: TraceJobCont
       false,
     );
   }
-  const chain = input.chains[0];
   if (source.provider.network !== chain) {
     throw new JobRunError(
       "chain_not_served",
@@ -82,6 +83,17 @@ export async function runTraceJob(input: StoredTraceInput, context: TraceJobCont
       false,
     );
   }
+  return source;
+}
+
+/**
+ * Runs the trace a `crypto.trace` job asks for: the sandbox reads the synthetic chain, live the
+ * configured provider; a live organization without one fails at once (not retryable). A provider
+ * error is retryable; a request the engine refuses is not.
+ */
+export async function runTraceJob(input: StoredTraceInput, context: TraceJobContext): Promise<TraceResult> {
+  const chain = input.chains[0];
+  const source = traceSourceFor(context.providers, context.environment, chain);
   const started = Date.now();
   const budgetMs = context.timeBudgetMs ?? 5 * 60_000;
   try {
@@ -111,6 +123,7 @@ export async function runTraceJob(input: StoredTraceInput, context: TraceJobCont
         ...(source.graph ? { graph: source.graph } : {}),
         ...(source.labels ? { labels: source.labels } : {}),
         ...(source.issuers ? { issuers: source.issuers } : {}),
+        ...(context.budget ? { budget: context.budget } : {}),
         // Wall time, not the injected clock: the budget bounds this run's work.
         deadlineReached: () => Date.now() - started > budgetMs,
         signal: context.signal,

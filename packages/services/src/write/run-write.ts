@@ -10,6 +10,7 @@ import {
 } from "@crs/db";
 import { sql } from "drizzle-orm";
 import { type Actor, type ServiceDeps, sanctionsListFor, type WriteContext } from "../context";
+import { createTraceProviders } from "../crypto/trace-providers";
 import { postgresArtifactStore } from "../packets/artifact-store";
 import { openStoredAnswer, sealStoredAnswer } from "./sealed-answers";
 
@@ -54,6 +55,7 @@ function createWriteContext(
     resolveHostname: deps.resolveHostname,
     eventSigningKey: deps.eventSigningKey,
     artifactStore: deps.artifactStore ?? postgresArtifactStore,
+    traceProviders: deps.traceProviders ?? createTraceProviders(),
     recordEvent(input) {
       if (options.events && !options.events.includes(input.type)) {
         throw new Error(`this write may append ${options.events.join(", ") || "no events"}, not ${input.type}`);

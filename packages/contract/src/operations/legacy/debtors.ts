@@ -7,7 +7,6 @@ import {
   REVIEW_STATUSES,
 } from "@crs/core";
 import { z } from "zod";
-import { DEBTOR_SUCCESSOR_NOTE } from "../../legacy";
 import { defineOperation } from "../../operation";
 import {
   JsonObject,
@@ -205,6 +204,9 @@ export const AssetHypotheses = z
   })
   .meta({ id: "LegacyAssetHypotheses" });
 export type AssetHypotheses = z.infer<typeof AssetHypotheses>;
+
+/** Why debtors' successors are the parties operations. */
+const DEBTOR_SUCCESSOR_NOTE = "A debtor is a party with role debtor.";
 
 const COMPUTED_NOTE =
   "Computed from the recorded facts on each call and not stored: it appends no events; an Idempotency-Key keeps the answer.";

@@ -1,5 +1,6 @@
 import { listOperations } from "../../operation";
 import { actionOperations } from "./actions";
+import { legacyCryptoOperations } from "./crypto";
 import { debtorOperations } from "./debtors";
 import { networkAttributionOperations } from "./network-attribution";
 
@@ -12,11 +13,13 @@ export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
   actions: actionOperations,
   networkAttribution: networkAttributionOperations,
+  legacyCrypto: legacyCryptoOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
 export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy");
 
 export * from "./actions";
+export * from "./crypto";
 export * from "./debtors";
 export * from "./network-attribution";
