@@ -19,6 +19,9 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** 2026-06-11 monitoring: a watchlist of addresses, and an alert a sweep raised */
+  watchlist: "wl",
+  alert: "alert",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -17,6 +17,7 @@ export * from "./jurisdictions";
 export * from "./ledger";
 export * from "./matters";
 export * from "./money";
+export * from "./monitoring";
 export * from "./names";
 export * from "./packets";
 export * from "./parties";
