@@ -330,7 +330,8 @@ export interface MatterCaseFacts {
     judgment_id: string;
   })[];
   open_sanctions_hits: readonly { hit_id: string; matched_value: string; entry_value: string; entry_source: string }[];
-  pending_reviews: readonly { judgment_id: string; case_number: string }[];
+  /** `since`: when the review was asked for (the enforcement posture that set it); a new request is a new fact */
+  pending_reviews: readonly { judgment_id: string; case_number: string; since: string }[];
 }
 
 /**
@@ -381,9 +382,9 @@ export function alertsForCaseRecord(facts: MatterCaseFacts, thresholds: Watchlis
         type: "compliance",
         severity: ALERT_SEVERITY.compliance,
         target: { kind: "judgment", id: review.judgment_id, network: null },
-        reason: `Compliance: the enforcement review of judgment ${review.judgment_id} (case ${review.case_number}) is pending.`,
-        fact_key: `review:${review.judgment_id}`,
-        fact: { judgment_id: review.judgment_id, case_number: review.case_number },
+        reason: `Compliance: the enforcement review of judgment ${review.judgment_id} (case ${review.case_number}) is pending since ${review.since}.`,
+        fact_key: `review:${review.judgment_id}:${review.since}`,
+        fact: { judgment_id: review.judgment_id, case_number: review.case_number, pending_since: review.since },
       });
     }
   }

@@ -216,7 +216,7 @@ describe("alerts the case record raises", () => {
         today: "2026-07-05",
         deadlines: [],
         open_sanctions_hits: [{ hit_id: "hit_1", matched_value: LISTED, entry_value: LISTED, entry_source: "list" }],
-        pending_reviews: [{ judgment_id: "judgment_1", case_number: "CV-1" }],
+        pending_reviews: [{ judgment_id: "judgment_1", case_number: "CV-1", since: "2026-07-01T00:00:00.000Z" }],
       },
       normalizeThresholds(),
     );
@@ -230,7 +230,7 @@ describe("alerts the case record raises", () => {
           today: "2026-07-05",
           deadlines: [],
           open_sanctions_hits: [],
-          pending_reviews: [{ judgment_id: "j", case_number: "c" }],
+          pending_reviews: [{ judgment_id: "j", case_number: "c", since: "2026-07-01T00:00:00.000Z" }],
         },
         normalizeThresholds({ compliance: false }),
       ),
