@@ -28,6 +28,11 @@ import { type AlertRow, presentAlert, type WatchlistRow } from "./present-monito
 import { listSweepTargets, type SweepTarget } from "./sweep-targets";
 
 export const MONITORING_SWEEP_TASK = "monitoring.sweep";
+/**
+ * One sweep reads at most this many blocks per address: an address far behind (a new one on a live
+ * chain, read from genesis) catches up over successive sweeps instead of one unbounded read.
+ */
+export const MAX_SWEEP_BLOCKS = 100_000n;
 const INSERT_BATCH = 500;
 
 export interface SweepOptions {
@@ -42,7 +47,8 @@ export interface WatchlistSweep {
   alerts_raised: number;
   /** why the chain was not read (no provider for the environment, another chain, a closed matter); null when it was */
   skipped: string | null;
-  swept_to_block: string | null;
+  /** the provider's finalized block the sweep read up to (an address far behind stops earlier); null when the chain was not read */
+  finalized_block: string | null;
 }
 
 /**
@@ -68,9 +74,10 @@ export async function sweepMonitoring(
 
 interface ChainRead {
   candidates: AlertCandidate[];
-  /** the block every read address is now swept to */
+  /** the block each read address is now swept to */
+  sweptTo: Map<string, bigint>;
+  /** the provider's finalized block when the sweep read it */
   head: bigint;
-  addresses: string[];
 }
 
 async function sweepWatchlist(
@@ -106,7 +113,7 @@ async function sweepWatchlist(
         organization_id: tenant.organizationId,
         alerts_raised: 0,
         skipped,
-        swept_to_block: null as string | null,
+        finalized_block: null as string | null,
       };
       // A closed matter takes no writes, alerts included; its watchlists are not swept.
       if (matter.status === "closed" || current.status !== "active")
@@ -116,17 +123,18 @@ async function sweepWatchlist(
         (await raiseAlerts(write, matter, watchlist.id, watchlist.id, chainRead?.candidates ?? [])) +
         (await raiseAlerts(write, matter, null, matter.id, caseCandidates));
       const now = write.clock();
-      if (chainRead && chainRead.addresses.length > 0) {
-        const a = schema.watchlistAddresses;
+      // Cursors only move forward: a concurrent sweep that read the same blocks leaves them where they are.
+      const a = schema.watchlistAddresses;
+      for (const [address, sweptTo] of chainRead?.sweptTo ?? []) {
         await write.tx
           .update(a)
-          .set({ sweptToBlock: chainRead.head })
+          .set({ sweptToBlock: sweptTo })
           .where(
             and(
               tenantScope(a, actor),
               eq(a.watchlistId, watchlist.id),
-              inArray(a.address, chainRead.addresses),
-              or(isNull(a.sweptToBlock), lt(a.sweptToBlock, chainRead.head)),
+              eq(a.address, address),
+              or(isNull(a.sweptToBlock), lt(a.sweptToBlock, sweptTo)),
             ),
           );
       }
@@ -137,14 +145,17 @@ async function sweepWatchlist(
       return {
         ...result,
         alerts_raised: raised,
-        swept_to_block: chainRead ? chainRead.head.toString() : null,
+        finalized_block: chainRead ? chainRead.head.toString() : null,
       };
     },
     { events: ["matter.updated"] },
   );
 }
 
-/** Each address's transfers since its last swept block, to the provider's finalized block, through core's rules. */
+/**
+ * Each address's transfers since its last swept block, up to the provider's finalized block (at most
+ * MAX_SWEEP_BLOCKS of them), through core's rules.
+ */
 async function readChain(
   source: TraceSource,
   watchlist: WatchlistRow,
@@ -155,16 +166,19 @@ async function readChain(
   const { provider } = source;
   const head = (await provider.head(signal)).finalized;
   const candidates: AlertCandidate[] = [];
+  const sweptTo = new Map<string, bigint>();
   for (const { address, sweptToBlock } of addresses) {
     candidates.push(...alertsForWatchedAddress(address, watchlist.chain, watchlist.thresholds, sanctionsList));
     const fromBlock = sweptToBlock === null ? 0n : sweptToBlock + 1n;
     if (fromBlock > head) continue;
+    const toBlock = head < fromBlock + MAX_SWEEP_BLOCKS - 1n ? head : fromBlock + MAX_SWEEP_BLOCKS - 1n;
+    sweptTo.set(address, toBlock);
     let cursor: string | null = null;
     do {
       const page = await provider.transfers({
         address,
         fromBlock,
-        toBlock: head,
+        toBlock,
         cursor,
         ...(signal ? { signal } : {}),
       });
@@ -176,7 +190,7 @@ async function readChain(
       cursor = page.next;
     } while (cursor !== null);
   }
-  return { candidates, head, addresses: addresses.map((row) => row.address) };
+  return { candidates, sweptTo, head };
 }
 
 function watchedTransfer(source: TraceSource, address: string, transfer: Transfer) {
