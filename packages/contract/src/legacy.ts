@@ -56,17 +56,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      ["POST", "/v1/actions"],
-      ["GET", "/v1/actions"],
-      ["GET", "/v1/actions/{action_id}"],
-      ["PATCH", "/v1/actions/{action_id}"],
-      ["POST", "/v1/actions/{action_id}/assign"],
-      ["POST", "/v1/actions/{action_id}/complete"],
-      ["GET", "/v1/actions/matters/{matter_id}"],
-    ] as const
-  ).map(([method, path]) => ({ method, path, group: "actions", successor: { tag: "Jobs", note: JOB_VERBS } })),
-  ...(
-    [
       ["POST", "/v1/debtors/{debtor_id}/graph", "retrieveParty"],
       ["POST", "/v1/debtors/{debtor_id}/asset-hypotheses", "createAssetMap"],
     ] as const

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** a 2026-06-11 action (operator task) on a matter */
+  action: "act",
   /** 2026-06-11 monitoring: a watchlist of addresses, and an alert a sweep raised */
   watchlist: "wl",
   alert: "alert",

@@ -1,3 +1,4 @@
+export * from "./actions";
 export * from "./amount-text";
 export * from "./api-keys";
 export * from "./apportionment";

@@ -1,5 +1,7 @@
 import { API_VERSIONS, EVENT_TYPES } from "@crs/contract";
 import {
+  ACTION_PRIORITIES,
+  ACTION_STATUSES,
   ALERT_SEVERITIES,
   ALERT_STATUSES,
   ALERT_TYPES,
@@ -23,6 +25,7 @@ import {
   PARTY_STATUSES,
   PARTY_TYPES,
   type PacketManifest,
+  type PacketSourceRef,
   RECOVERY_EVENT_TYPES,
   REDACTION_PROFILES,
   REVIEW_STATUSES,
@@ -654,6 +657,40 @@ export const artifacts = pgTable(
     createdAt: ts("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.environment, t.key] })],
+);
+
+/**
+ * A 2026-06-11 action: an operator task on a matter. Its status moves only along core's path
+ * (open → in_progress → completed | canceled); completion notes and evidence are set once, by complete.
+ */
+export const actions = pgTable(
+  "actions",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    /** null until claw campaigns exist: no campaign can be named yet */
+    campaignId: text("campaign_id"),
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    ownerId: text("owner_id"),
+    priority: text("priority", { enum: ACTION_PRIORITIES }).notNull(),
+    status: text("status", { enum: ACTION_STATUSES }).notNull(),
+    dueAt: ts("due_at"),
+    linkedPacketId: text("linked_packet_id"),
+    assignmentNotes: text("assignment_notes"),
+    completionNotes: text("completion_notes"),
+    evidenceRefs: jsonb("evidence_refs").$type<PacketSourceRef[]>().notNull(),
+    completedAt: ts("completed_at"),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("actions_list_idx").on(t.organizationId, t.environment, t.id),
+    index("actions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
 );
 
 /**

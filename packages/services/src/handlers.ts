@@ -11,6 +11,7 @@ import { eventHandlers } from "./events";
 import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
+import { actionHandlers } from "./legacy/actions";
 import { debtorHandlers } from "./legacy/debtors";
 import { monitoringHandlers } from "./legacy/monitoring";
 import { matterHandlers } from "./matters";
@@ -49,6 +50,7 @@ export interface BoundOperation {
 /** The 2026-06-11 version's own groups, bound as the current ones are; served on the legacy listener only. */
 export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
+  actions: actionHandlers,
   monitoring: monitoringHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 

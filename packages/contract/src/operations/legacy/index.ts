@@ -1,4 +1,5 @@
 import { listOperations } from "../../operation";
+import { actionOperations } from "./actions";
 import { debtorOperations } from "./debtors";
 import { monitoringOperations } from "./monitoring";
 
@@ -9,11 +10,13 @@ import { monitoringOperations } from "./monitoring";
  */
 export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
+  actions: actionOperations,
   monitoring: monitoringOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
 export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS);
 
+export * from "./actions";
 export * from "./debtors";
 export * from "./monitoring";
