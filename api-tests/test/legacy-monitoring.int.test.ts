@@ -4,14 +4,17 @@ import { createTraceProviders, sandboxSyntheticChain, sandboxTraceSource, sweepM
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
-import { judgmentBody } from "./support/fixtures";
+import { createCase, judgmentBody } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestKey, useTestApp } from "./support/test-app";
+import { type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
 // A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
   legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
 });
+
+/** The test app with its REST calls sent to the legacy listener, so the shared fixtures run there. */
+const legacyApp = (): TestApp => ({ ...app(), request: app().legacyRequest });
 
 const list = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal("list"), data: z.array(item), has_more: z.boolean(), url: z.string() });
@@ -584,7 +587,7 @@ describe("alert triage", () => {
     expect(unchanged).toMatchObject({ alert_id: alert.alert_id, status: "new", triage: { triaged_at: null } });
   });
 
-  it("refuses a follow-up of a false positive, and create_action (no actions record yet), with 422 naming the field", async () => {
+  it("refuses a packet or an action following up a false positive with 422 naming the field, writing nothing", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
     const before = await countEvents(app().sql, owner.organizationId);
@@ -599,14 +602,69 @@ describe("alert triage", () => {
     );
     expect(packet.error.param).toBe("create_packet_type");
     const action = expectError(
-      await app().legacyRequest("POST", path, { key: owner.key, body: { status: "actionable", create_action: true } }),
+      await app().legacyRequest("POST", path, { key: owner.key, body: { status: "closed", create_action: true } }),
       422,
       "invalid_request",
     );
     expect(action.error.param).toBe("create_action");
-    expect(action.error.message).toContain("create_action");
     expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
     expect(await triagedCount(owner)).toBe(0);
+  });
+
+  it("refuses the whole triage with 403 when the action asked for lacks authority, writing nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const alert = await newAlert(owner);
+    const before = await countEvents(app().sql, owner.organizationId);
+    expectError(
+      await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
+        key: owner.key,
+        body: { status: "actionable", create_action: true, create_packet_type: "law_enforcement_referral" },
+      }),
+      403,
+      "authority_required",
+    );
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    expect(await countOf(owner, "packets")).toBe(0);
+    expect(await countOf(owner, "actions")).toBe(0);
+    expect(await triagedCount(owner)).toBe(0);
+  });
+
+  it("creates the follow-up action in the same transaction, linked to the packet created with it", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await createCase(legacyApp(), owner);
+    const validated = await app().legacyRequest("POST", `/v1/judgments/${record.judgment.id}/validate`, {
+      key: owner.key,
+      body: { consumer_debt: false },
+    });
+    expect({ status: validated.status, body: validated.json }).toMatchObject({ body: { enforcement_ready: true } });
+    const watchlist = await newWatchlist(owner, {}, record.matter);
+    await watch(owner, watchlist.watchlist_id, [LISTED]);
+    await sweep(owner);
+    const [alert] = await alertsOf(owner, "&type=sanctions");
+    if (!alert) throw new Error("no sanctions alert");
+    const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
+      key: owner.key,
+      body: { status: "actionable", create_action: true, create_packet_type: "exchange_freeze" },
+    });
+    expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
+    const triaged = Alert.parse(response.json);
+    expect(triaged.triage.action_id).toMatch(/^act_/);
+    expect(triaged.triage.packet_id).toMatch(/^pkt_/);
+    const action = await app().legacyRequest("GET", `/v1/actions/${triaged.triage.action_id}`, { key: owner.key });
+    expect(action.json).toMatchObject({
+      matter_id: record.matter.id,
+      type: "alert_follow_up",
+      priority: "urgent",
+      status: "open",
+      linked_packet_id: triaged.triage.packet_id,
+    });
+    expect(String((action.json as { title: string }).title)).toContain(alert.alert_id);
+    const changes = await monitoringChanges(owner, response.headers.get("svc-request-id"));
+    expect(changes.map((change) => change.change)).toEqual(["alert.triaged"]);
+    const events = await app().sql<{ type: string }[]>`
+      select type from events where organization_id = ${owner.organizationId}
+         and audit_ref = ${response.headers.get("svc-request-id") ?? ""} order by sequence`;
+    expect(events.map((event) => event.type).sort()).toEqual(["matter.updated", "matter.updated", "packet.created"]);
   });
 
   it("does not show or triage another organization's alerts and watchlists (404)", async () => {

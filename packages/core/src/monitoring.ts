@@ -1,3 +1,4 @@
+import type { ActionPriority } from "./actions";
 import { isDueWithin } from "./dashboard";
 import type { Deadline } from "./deadlines";
 import { hashCanonical } from "./hashing";
@@ -440,4 +441,33 @@ export function findTriageRefusal(input: {
     }
   }
   return null;
+}
+
+/** The action type a triage's `create_action` creates. */
+export const ALERT_FOLLOW_UP_ACTION_TYPE = "alert_follow_up";
+
+const FOLLOW_UP_PRIORITY: Record<AlertSeverity, ActionPriority> = {
+  critical: "urgent",
+  high: "high",
+  medium: "normal",
+  low: "low",
+};
+
+/** The action that follows up a triaged alert: its type, a title naming the alert, a priority from its severity. */
+export function followUpActionFor(alert: {
+  alert_id: string;
+  type: AlertType;
+  severity: AlertSeverity;
+  reason: string;
+}): {
+  type: string;
+  title: string;
+  priority: ActionPriority;
+} {
+  const title = `Follow up ${alert.type} alert ${alert.alert_id}: ${alert.reason}`;
+  return {
+    type: ALERT_FOLLOW_UP_ACTION_TYPE,
+    title: title.length > 500 ? `${title.slice(0, 499)}…` : title,
+    priority: FOLLOW_UP_PRIORITY[alert.severity],
+  };
 }

@@ -7,6 +7,7 @@ import {
   alertsForTransfer,
   alertsForWatchedAddress,
   findTriageRefusal,
+  followUpActionFor,
   isThresholdAmount,
   normalizeThresholds,
   SANDBOX_SANCTIONS_LIST,
@@ -272,5 +273,22 @@ describe("triage", () => {
       param: "create_action",
     });
     expect(findTriageRefusal({ from: "new", to: "escalated", create_packet: true, create_action: true })).toBeNull();
+  });
+});
+
+describe("the follow-up action of a triage", () => {
+  it("names the alert, keeps the title within 500 characters and takes its priority from the severity", () => {
+    const action = followUpActionFor({
+      alert_id: "alert_1",
+      type: "sanctions",
+      severity: "critical",
+      reason: "x".repeat(600),
+    });
+    expect(action).toMatchObject({ type: "alert_follow_up", priority: "urgent" });
+    expect(action.title.startsWith("Follow up sanctions alert alert_1: ")).toBe(true);
+    expect(action.title.length).toBe(500);
+    expect(followUpActionFor({ alert_id: "a", type: "deadline", severity: "medium", reason: "r" }).priority).toBe(
+      "normal",
+    );
   });
 });

@@ -309,7 +309,7 @@ export const monitoringOperations = {
     scope: "monitoring:write",
     tag: "Monitoring",
     summary:
-      "Triage an alert (new → actionable, false_positive, escalated or closed), creating a packet in the same transaction when asked.",
+      "Triage an alert (new → actionable, false_positive, escalated or closed), creating a packet and an action in the same transaction when asked.",
     successStatus: 200,
     body: TriageAlertBody,
     response: Alert,
@@ -318,7 +318,7 @@ export const monitoringOperations = {
     alsoAnswers: {
       403: {
         description:
-          "The packet asked for is refused by its gates (authority_required, sanctions_gate): nothing is written",
+          "The packet or action asked for is refused by its gates (authority_required, sanctions_gate): nothing is written",
       },
       409: {
         description:

@@ -1,22 +1,20 @@
 import { type Alert, AppError, type monitoringOperations, type OperationInput } from "@crs/contract";
-import { findTriageRefusal } from "@crs/core";
+import { findTriageRefusal, followUpActionFor } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
 import { createPacket } from "../../packets/create-packet";
+import { createAction } from "../actions/create-action";
 import { loadAlert } from "./load-monitoring";
 import { recordMonitoringChange } from "./monitoring-events";
 import { presentAlert } from "./present-monitoring";
 
-const NO_ACTIONS_YET =
-  "create_action cannot be served yet: this service has no actions record to create one in. Triage without it, or create a packet with create_packet_type.";
-
 /**
- * Triages an alert under its matter's lock: the transition is core's rule; a packet asked for is created
- * by the packet service in the same transaction (its gates apply: a refused packet refuses the whole
- * triage, and nothing is written).
+ * Triages an alert under its matter's lock: the transition is core's rule; a packet and an action asked
+ * for are created by the packet and action services in the same transaction (their gates apply: a refused
+ * packet or action refuses the whole triage, and nothing is written).
  */
 export async function triageAlert(
   write: WriteContext,
@@ -44,13 +42,6 @@ export async function triageAlert(
       details: { invalid: [{ param: refusal.param, message: refusal.message }] },
     });
   }
-  if (body.create_action === true) {
-    throw new AppError("invalid_request", {
-      message: `Invalid create_action (${NO_ACTIONS_YET})`,
-      param: "create_action",
-      details: { invalid: [{ param: "create_action", message: NO_ACTIONS_YET }] },
-    });
-  }
 
   const packet =
     packetType === null
@@ -73,6 +64,24 @@ export async function triageAlert(
           },
         });
 
+  // The action follows up the alert (and the packet, when one was asked for), under the actions' own gates.
+  const action =
+    body.create_action === true
+      ? await createAction(write, {
+          params: {},
+          body: {
+            matter_id: matter.id,
+            ...followUpActionFor({
+              alert_id: alert.id,
+              type: alert.type,
+              severity: alert.severity,
+              reason: alert.reason,
+            }),
+            linked_packet_id: packet?.id ?? null,
+          },
+        })
+      : null;
+
   const now = write.clock();
   const [row] = await tx
     .update(schema.alerts)
@@ -81,6 +90,7 @@ export async function triageAlert(
       triageNotes: body.notes ?? null,
       triagedAt: now,
       ...(packet ? { packetId: packet.id } : {}),
+      ...(action ? { actionId: action.id } : {}),
       ...writeStamp(actor, now),
     })
     .where(tenantRow(schema.alerts, actor, alert.id))
