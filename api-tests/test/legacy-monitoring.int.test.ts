@@ -445,6 +445,40 @@ describe("the monitoring sweep over the synthetic chain", () => {
     expect((await monitoringChanges(concurrent)).filter((c) => c.change === "alert.raised")).toHaveLength(expected);
   });
 
+  it("skips a watchlist whose chain provider fails, keeping its cursors, and still sweeps its case record", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const judgment = await app().legacyRequest("POST", "/v1/judgments/intake", {
+      key: owner.key,
+      body: judgmentBody(matter.id, { date_entered: "1990-01-15" }),
+    });
+    expect(judgment.status).toBe(201);
+    const watchlist = await newWatchlist(owner, {}, matter);
+    await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER]);
+    const failing = {
+      sandbox: () => ({
+        provider: {
+          network: CHAIN,
+          kind: "synthetic" as const,
+          name: "failing",
+          head: async () => {
+            throw new Error("provider unreachable");
+          },
+          transfers: async () => ({ items: [], next: null }),
+        },
+      }),
+      live: null,
+    };
+    const [result] = await sweepMonitoring(app().deps, failing, { tenant: tenantOf(owner) });
+    expect(result?.skipped).toContain("provider unreachable");
+    const alerts = await alertsOf(owner);
+    expect(alerts.map((alert) => alert.type)).toEqual(["deadline"]);
+    const read = Watchlist.parse(
+      (await app().legacyRequest("GET", `/v1/watchlists/${watchlist.watchlist_id}`, { key: owner.key })).json,
+    );
+    expect(read.addresses.map((address) => address.swept_to_block)).toEqual([null]);
+  });
+
   it("follows the thresholds: a movement below the minimum and a rule turned off raise nothing", async () => {
     const owner = await app().mintLegacyKey();
     const watchlist = await newWatchlist(owner, {

@@ -98,7 +98,14 @@ async function sweepWatchlist(
   else if (source.provider.network !== watchlist.chain) {
     skipped = `the configured chain provider serves ${source.provider.network}, not ${watchlist.chain}`;
   } else {
-    chainRead = await readChain(source, watchlist, addresses, sanctionsList, signal);
+    try {
+      chainRead = await readChain(source, watchlist, addresses, sanctionsList, signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // A provider that fails leaves this watchlist's cursors where they are (the next sweep reads the same
+      // blocks again); its case record and the other watchlists are still swept.
+      skipped = `the chain provider failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   const actor = systemActor(tenant, MONITORING_SWEEP_TASK, deps.newId("request"));
