@@ -3,6 +3,7 @@ import {
   buildCronItems,
   createTaskList,
   IDEMPOTENCY_SWEEP,
+  MONITORING_SWEEP_TASK,
   type TaskDeps,
   WEBHOOK_RECOVERY,
   type WorkerTask,
@@ -35,6 +36,15 @@ describe("worker schedule", () => {
     if (!recovery) return;
     expect([0, 1, 2, 17, 59].every((min) => recovery.match(at(min)))).toBe(true);
     expect(recovery.options).toMatchObject({ jobKey: WEBHOOK_RECOVERY, jobKeyMode: "replace", backfillPeriod: 0 });
+  });
+
+  it("runs monitoring.sweep every 5 minutes, at most one queued, no backfill", () => {
+    const sweep = buildCronItems().find((item) => item.task === MONITORING_SWEEP_TASK);
+    expect(sweep).toBeDefined();
+    if (!sweep) return;
+    expect([0, 5, 10, 55].every((min) => sweep.match(at(min)))).toBe(true);
+    expect([1, 4, 6, 59].some((min) => sweep.match(at(min)))).toBe(false);
+    expect(sweep.options).toMatchObject({ jobKey: MONITORING_SWEEP_TASK, jobKeyMode: "replace", backfillPeriod: 0 });
   });
 
   it("binds a handler for every task and schedules only the periodic ones", () => {

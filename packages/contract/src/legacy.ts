@@ -57,16 +57,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      ["POST", "/v1/watchlists"],
-      ["GET", "/v1/watchlists"],
-      ["GET", "/v1/watchlists/{watchlist_id}"],
-      ["POST", "/v1/watchlists/{watchlist_id}/addresses"],
-      ["GET", "/v1/alerts"],
-      ["POST", "/v1/alerts/{alert_id}/triage"],
-    ] as const
-  ).map(([method, path]) => ({ method, path, group: "monitoring", successor: { tag: "Jobs", note: JOB_VERBS } })),
-  ...(
-    [
       ["POST", "/v1/issuer-remediation/freeze-packet", "createPacket", "A packet of type issuer_freeze."],
       ["POST", "/v1/issuer-remediation/burn-reissue-packet", "createPacket", "A packet of type burn_reissue."],
       [

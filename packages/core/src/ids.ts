@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
   debtorGraph: "graph",
   /** a 2026-06-11 transaction timeline: an answer, not a stored record */
   timeline: "tl",
+  /** 2026-06-11 monitoring: a watchlist of addresses, and an alert a sweep raised */
+  watchlist: "wl",
+  alert: "alert",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

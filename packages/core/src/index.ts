@@ -20,6 +20,7 @@ export * from "./jurisdictions";
 export * from "./ledger";
 export * from "./matters";
 export * from "./money";
+export * from "./monitoring";
 export * from "./names";
 export * from "./network-attribution";
 export * from "./packets";

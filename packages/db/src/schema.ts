@@ -2,6 +2,10 @@ import { API_VERSIONS, EVENT_TYPES } from "@crs/contract";
 import {
   ACTION_PRIORITIES,
   ACTION_STATUSES,
+  ALERT_SEVERITIES,
+  ALERT_STATUSES,
+  ALERT_TYPES,
+  type AlertTarget,
   APPEAL_STAY_STATUSES,
   BANKRUPTCY_STATUSES,
   DEADLINE_TYPES,
@@ -28,7 +32,9 @@ import {
   REVIEW_STATUSES,
   SANCTIONS_ENTRY_KINDS,
   type SharedBucket,
+  WATCHLIST_STATUSES,
   type Wallet,
+  type WatchlistThresholds,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_ENDPOINT_STATUSES,
 } from "@crs/core";
@@ -714,5 +720,88 @@ export const networkAttributions = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     index("network_attributions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/**
+ * 2026-06-11 monitoring: a matter's watchlist of addresses on one chain, with the thresholds its alert
+ * rules come from. The sweep reads each watched address from where it last stopped (`swept_to_block`).
+ */
+export const watchlists = pgTable(
+  "watchlists",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    name: text("name").notNull(),
+    chain: text("chain").notNull(),
+    thresholds: jsonb("thresholds").$type<WatchlistThresholds>().notNull(),
+    status: text("status", { enum: WATCHLIST_STATUSES }).notNull(),
+    lastSweptAt: ts("last_swept_at"),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("watchlists_list_idx").on(t.organizationId, t.environment, t.id),
+    index("watchlists_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/** One address on a watchlist, why it is watched, and the last block the sweep read for it. */
+export const watchlistAddresses = pgTable(
+  "watchlist_addresses",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    watchlistId: text("watchlist_id").notNull(),
+    /** lower case, as the chain provider compares it */
+    address: text("address").notNull(),
+    reason: text("reason").notNull(),
+    sourceRefs: jsonb("source_refs").$type<Record<string, unknown>[]>().notNull(),
+    /** the last block read for this address; null until its first sweep (which reads from genesis) */
+    sweptToBlock: bigint("swept_to_block", { mode: "bigint" }),
+    addedAt: ts("added_at").notNull(),
+    requestId: text("request_id").notNull(),
+    actorId: text("actor_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.environment, t.watchlistId, t.address] })],
+);
+
+/**
+ * An alert a sweep raised. Raised once per (source, type, fact): `source_key` is the watchlist for a chain
+ * fact and the matter for a case-record fact, `fact_key` names the fact (a transfer's tx hash and event
+ * index with the watched address, a deadline and its phase, a sanctions hit). Sweeps insert with
+ * ON CONFLICT DO NOTHING, so repeated or concurrent sweeps never raise one twice.
+ */
+export const alerts = pgTable(
+  "alerts",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    watchlistId: text("watchlist_id"),
+    sourceKey: text("source_key").notNull(),
+    type: text("type", { enum: ALERT_TYPES }).notNull(),
+    factKey: text("fact_key").notNull(),
+    fact: jsonb("fact").$type<Record<string, unknown>>().notNull(),
+    severity: text("severity", { enum: ALERT_SEVERITIES }).notNull(),
+    status: text("status", { enum: ALERT_STATUSES }).notNull(),
+    target: jsonb("target").$type<AlertTarget>().notNull(),
+    reason: text("reason").notNull(),
+    triageNotes: text("triage_notes"),
+    triagedAt: ts("triaged_at"),
+    packetId: text("packet_id"),
+    actionId: text("action_id"),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    unique("alerts_fact_key").on(t.organizationId, t.environment, t.sourceKey, t.type, t.factKey),
+    index("alerts_list_idx").on(t.organizationId, t.environment, t.id),
+    index("alerts_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
   ],
 );

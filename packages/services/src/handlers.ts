@@ -14,6 +14,7 @@ import { ledgerHandlers } from "./ledger";
 import { actionHandlers } from "./legacy/actions";
 import { legacyCryptoHandlers } from "./legacy/crypto";
 import { debtorHandlers } from "./legacy/debtors";
+import { monitoringHandlers } from "./legacy/monitoring";
 import { networkAttributionHandlers } from "./legacy/network-attribution";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
@@ -54,6 +55,7 @@ export const LEGACY_HANDLERS = {
   actions: actionHandlers,
   networkAttribution: networkAttributionHandlers,
   legacyCrypto: legacyCryptoHandlers,
+  monitoring: monitoringHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

@@ -14,6 +14,7 @@ export * from "./jobs/trace-input";
 export * from "./keys/issue-live-key";
 export * from "./keys/mint-sandbox-key";
 export * from "./keys/revoke-key";
+export * from "./legacy/monitoring/sweep-monitoring";
 export * from "./operations/handler-types";
 export * from "./operations/run-operation";
 export * from "./operator/organization-actor";

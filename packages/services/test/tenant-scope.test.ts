@@ -24,6 +24,8 @@ const CROSS_TENANT: Record<string, string> = {
   "packages/services/src/keys/revoke-key.ts": "the operator command revokes a key by its id, which is unique",
   "packages/services/src/jobs/job-runs.ts":
     "the recovery sweep finds every organization's lapsed job runs, then handles each within its own tenant",
+  "packages/services/src/legacy/monitoring/sweep-targets.ts":
+    "the monitoring sweep lists every organization's active watchlists, then sweeps each within its own tenant",
 };
 
 /** Raw SQL that filters by organization by hand, each with why drizzle cannot serve it. */

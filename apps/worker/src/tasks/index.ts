@@ -2,12 +2,14 @@ import { type CronItem, type ParsedCronItem, parseCronItems, type TaskList } fro
 import { idempotencySweep } from "./idempotency.sweep";
 import { jobRecover } from "./job.recover";
 import { jobRun } from "./job.run";
+import { monitoringSweep } from "./monitoring.sweep";
 import type { TaskDeps, WorkerTask } from "./task";
 import { webhookDeliver } from "./webhook.deliver";
 import { webhookRecover } from "./webhook.recover";
 
 export { IDEMPOTENCY_SWEEP } from "./idempotency.sweep";
 export { JOB_RECOVERY } from "./job.recover";
+export { MONITORING_SWEEP_TASK } from "./monitoring.sweep";
 export type { TaskDeps, WorkerTask } from "./task";
 export { WEBHOOK_RECOVERY } from "./webhook.recover";
 
@@ -16,6 +18,7 @@ export const workerTasks: readonly WorkerTask[] = [
   idempotencySweep,
   jobRun,
   jobRecover,
+  monitoringSweep,
   webhookDeliver,
   webhookRecover,
 ];

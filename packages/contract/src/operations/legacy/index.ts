@@ -2,6 +2,7 @@ import { listOperations } from "../../operation";
 import { actionOperations } from "./actions";
 import { legacyCryptoOperations } from "./crypto";
 import { debtorOperations } from "./debtors";
+import { monitoringOperations } from "./monitoring";
 import { networkAttributionOperations } from "./network-attribution";
 
 /**
@@ -14,6 +15,7 @@ export const LEGACY_OPERATION_GROUPS = {
   actions: actionOperations,
   networkAttribution: networkAttributionOperations,
   legacyCrypto: legacyCryptoOperations,
+  monitoring: monitoringOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
@@ -22,4 +24,5 @@ export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy
 export * from "./actions";
 export * from "./crypto";
 export * from "./debtors";
+export * from "./monitoring";
 export * from "./network-attribution";

@@ -1,0 +1,88 @@
+import { createTestDatabase } from "@crs/db/testing";
+import { issueSandboxKey, MONITORING_SWEEP_TASK, runWrite, systemActor } from "@crs/services";
+import { addWatchlistAddresses } from "@crs/services/legacy/monitoring/add-watchlist-addresses";
+import { createWatchlist } from "@crs/services/legacy/monitoring/create-watchlist";
+import { createMatter } from "@crs/services/matters/create-matter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../src/logger";
+import { type RunningWorker, startWorker } from "../src/runner";
+import { createTestServiceDeps, waitUntil } from "./helpers";
+
+/** On the sandbox's synthetic chain: a user that deals with an exchange and holds the stablecoin. */
+const EXCHANGE_USER = "0x5eed0000000700000000000000000000000000a8";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let deps: ReturnType<typeof createTestServiceDeps>;
+let worker: RunningWorker;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  deps = createTestServiceDeps(database.url);
+  // No schedule: the test queues the sweep itself, as the cron item would.
+  worker = await startWorker({ databaseUrl: database.url, deps, concurrency: 2, logger: silentLogger, cronItems: [] });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await deps?.close();
+  await database?.drop();
+});
+
+async function watchedMatter(organizationId: string) {
+  const actor = systemActor({ organizationId, environment: "sandbox" }, "test.setup", `req_setup_${organizationId}`);
+  return runWrite(deps, actor, async (write) => {
+    const matter = await createMatter(write, { params: {}, body: { name: "Acme v. Roe", mode: "monitoring" } });
+    const watchlist = await createWatchlist(write, {
+      params: {},
+      body: { matter_id: matter.id, name: "Debtor wallets" },
+    });
+    await addWatchlistAddresses(write, {
+      params: { watchlist_id: watchlist.id },
+      body: { addresses: [EXCHANGE_USER], reason: "Received the proceeds" },
+    });
+    return watchlist;
+  });
+}
+
+async function alertRows(organizationId: string) {
+  return deps.sql<{ type: string; last_actor_id: string; last_request_id: string }[]>`
+    select type, last_actor_id, last_request_id from alerts where organization_id = ${organizationId}`;
+}
+
+async function sweepJobDone(): Promise<boolean> {
+  const rows = await deps.sql`
+    select 1 from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+     where t.identifier = ${MONITORING_SWEEP_TASK}`;
+  return rows.length === 0;
+}
+
+describe("the monitoring.sweep task", () => {
+  it("runs in the worker, raising the watchlist's alerts through the write path, and raises nothing on a second run", async () => {
+    const organization = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
+    const watchlist = await watchedMatter(organization.organization_id);
+
+    await deps.sql`select graphile_worker.add_job(${MONITORING_SWEEP_TASK}, '{}'::json, max_attempts => 1)`;
+    await waitUntil(sweepJobDone, "the sweep job to complete");
+    const alerts = await alertRows(organization.organization_id);
+    const types = new Set(alerts.map((alert) => alert.type));
+    expect([...types].sort()).toEqual(["exchange_proximity", "stablecoin_exposure", "wallet_movement"]);
+    expect(alerts.every((alert) => alert.last_actor_id === `system:${MONITORING_SWEEP_TASK}`)).toBe(true);
+    // Each alert's event was appended in the sweep's transaction, under its request id.
+    const [events] = await deps.sql<{ n: number }[]>`
+      select count(*)::int as n from events
+       where organization_id = ${organization.organization_id} and type = 'matter.updated'
+         and data->>'monitoring_change' = 'alert.raised' and audit_ref = ${alerts[0]?.last_request_id ?? ""}`;
+    expect(events?.n).toBe(alerts.length);
+    const [address] = await deps.sql<{ swept_to_block: string | null }[]>`
+      select swept_to_block::text from watchlist_addresses
+       where organization_id = ${organization.organization_id} and watchlist_id = ${watchlist.id}`;
+    expect(address?.swept_to_block).not.toBeNull();
+
+    await deps.sql`select graphile_worker.add_job(${MONITORING_SWEEP_TASK}, '{}'::json, max_attempts => 1)`;
+    await waitUntil(sweepJobDone, "the second sweep job to complete");
+    expect(await alertRows(organization.organization_id)).toHaveLength(alerts.length);
+    const [failed] = await deps.sql<{ n: number }[]>`
+      select count(*)::int as n from graphile_worker._private_jobs where last_error is not null`;
+    expect(failed?.n).toBe(0);
+  });
+});
