@@ -10,6 +10,7 @@ export * from "./deadlines";
 export * from "./hash-chain";
 export * from "./hashing";
 export * from "./ids";
+export * from "./issuer-remediation";
 export * from "./jobs";
 export * from "./judgment-validation";
 export * from "./judgments";

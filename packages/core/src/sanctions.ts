@@ -215,3 +215,40 @@ function listIdentifierValues(value: unknown, path: string): [string, string][] 
   }
   return [];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Screening subjects that are not parties (a certificate's wallet, owner and custodian)
+
+/** One thing screened: a wallet, or a name, with the role it plays (e.g. `wallet`, `owner`). */
+export interface ScreenSubject {
+  role: string;
+  name?: string | null;
+  wallet?: WalletInput | null;
+}
+
+export interface SubjectScreenMatch {
+  role: string;
+  matched: SanctionsMatch;
+  entry: SanctionsEntry;
+}
+
+/**
+ * The recorded result of screening subjects: `complete` only when the list screened against had
+ * entries (an environment with no list configured screens nothing, and that is never a pass).
+ */
+export interface SubjectScreen {
+  complete: boolean;
+  list_size: number;
+  matches: SubjectScreenMatch[];
+}
+
+/** Screens each subject as a party is screened (same matcher, same list), in subject order. */
+export function screenSubjects(subjects: readonly ScreenSubject[], list: readonly SanctionsEntry[]): SubjectScreen {
+  const matches = subjects.flatMap((subject) =>
+    screenParties(
+      [{ party_id: subject.role, name: subject.name ?? "", wallets: subject.wallet ? [subject.wallet] : [] }],
+      list,
+    ).map((hit) => ({ role: subject.role, matched: hit.matched, entry: hit.entry })),
+  );
+  return { complete: list.length > 0, list_size: list.length, matches };
+}
