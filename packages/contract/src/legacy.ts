@@ -103,24 +103,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "monitoring", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      ["POST", "/v1/issuer-remediation/freeze-packet", "createPacket", "A packet of type issuer_freeze."],
-      ["POST", "/v1/issuer-remediation/burn-reissue-packet", "createPacket", "A packet of type burn_reissue."],
-      [
-        "POST",
-        "/v1/issuer-remediation/destination-wallet-certificate",
-        "createPacket",
-        "A packet of type destination_wallet_certificate.",
-      ],
-      ["GET", "/v1/issuer-remediation/{remediation_id}", "retrievePacket", "Issuer remediations are packets."],
-    ] as const
-  ).map(([method, path, operation, note]) => ({
-    method,
-    path,
-    group: "issuer-remediation",
-    successor: { operation, note },
-  })),
-  ...(
-    [
       [
         "POST",
         "/v1/sanctions/screen",

@@ -12,6 +12,7 @@ import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
 import { debtorHandlers } from "./legacy/debtors";
+import { issuerRemediationHandlers } from "./legacy/issuer-remediation";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
 import type { ErasedHandler } from "./operations/run-operation";
@@ -48,6 +49,7 @@ export interface BoundOperation {
 /** The 2026-06-11 version's own groups, bound as the current ones are; served on the legacy listener only. */
 export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
+  issuerRemediation: issuerRemediationHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

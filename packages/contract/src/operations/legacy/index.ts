@@ -1,5 +1,6 @@
 import { listOperations } from "../../operation";
 import { debtorOperations } from "./debtors";
+import { issuerRemediationOperations } from "./issuer-remediation";
 
 /**
  * The 2026-06-11 version's own groups, served only on the legacy listener (REST, inside its window).
@@ -8,9 +9,11 @@ import { debtorOperations } from "./debtors";
  */
 export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
+  issuerRemediation: issuerRemediationOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
 export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS);
 
 export * from "./debtors";
+export * from "./issuer-remediation";
