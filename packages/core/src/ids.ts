@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   event: "evt",
   /** a party's name, wallet or identifier found on a sanctions list */
   sanctionsHit: "hit",
+  /** one run of the 2026-06-11 sanctions screen: the id its hits carry */
+  sanctionsScreen: "sanc",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
