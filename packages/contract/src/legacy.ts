@@ -103,19 +103,6 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
   ).map(([method, path]) => ({ method, path, group: "monitoring", successor: { tag: "Jobs", note: JOB_VERBS } })),
   ...(
     [
-      [
-        "POST",
-        "/v1/sanctions/screen",
-        "createPacket",
-        "Screening runs on every party and wallet write; a review is a packet of type sanctions_review.",
-      ],
-      ["POST", "/v1/sanctions/review-packet", "createPacket", "A packet of type sanctions_review."],
-      ["POST", "/v1/sanctions/ofac-report-workflow", "createPacket", "A packet of type ofac_report."],
-      ["GET", "/v1/sanctions/{review_id}", "retrievePacket", "Sanctions reviews are packets."],
-    ] as const
-  ).map(([method, path, operation, note]) => ({ method, path, group: "sanctions", successor: { operation, note } })),
-  ...(
-    [
       ["POST", "/v1/network-attribution/signals"],
       ["POST", "/v1/network-attribution/correlate"],
       ["GET", "/v1/network-attribution/{network_attribution_id}"],

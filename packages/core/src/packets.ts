@@ -1,5 +1,5 @@
 import { hashCanonical } from "./hashing";
-import type { SubjectScreen } from "./sanctions";
+import type { BlockedPropertyAnalysis, ReviewedSanctionsHit, SubjectScreen } from "./sanctions";
 
 /**
  * Packets bind what a firm hands to an exchange, an issuer or a court. The bound content (the
@@ -114,8 +114,28 @@ export interface DestinationWalletCertificateDetails {
   sanctions_screen: SubjectScreen;
 }
 
-/** Type-specific bound content: present only on packets of a type that has some (see `packetDetailsKind`). */
-export type PacketDetails = IssuerRemediationDetails | DestinationWalletCertificateDetails;
+/** A `sanctions_review` of a sanctions screen, as the 2026-06-11 review-packet operation prepares it. */
+export interface SanctionsReviewDetails {
+  screen_id: string;
+  notes: string | null;
+  hits: ReviewedSanctionsHit[];
+  blocked_property_analysis: BlockedPropertyAnalysis;
+  ofac_report_required: boolean;
+}
+
+/** An `ofac_report` prepared from a sanctions review by the 2026-06-11 OFAC report operation. */
+export interface OfacReportDetails {
+  sanctions_review_id: string;
+  report_type: string;
+  counsel_owner: string;
+}
+
+/** Type-specific bound content: present only on packets of a type that has some. */
+export type PacketDetails =
+  | IssuerRemediationDetails
+  | DestinationWalletCertificateDetails
+  | SanctionsReviewDetails
+  | OfacReportDetails;
 
 /**
  * The bound content of a packet: exactly what content_hash covers. Every field is always present,

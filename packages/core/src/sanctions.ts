@@ -252,3 +252,61 @@ export function screenSubjects(subjects: readonly ScreenSubject[], list: readonl
   );
   return { complete: list.length > 0, list_size: list.length, matches };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The 2026-06-11 sanctions screen of a matter's wallets, entities and counterparties
+
+export const SCREEN_SUBJECTS = ["wallet", "entity", "counterparty"] as const;
+export type ScreenSubjectKind = (typeof SCREEN_SUBJECTS)[number];
+
+/**
+ * What makes two screen matches on one matter the same hit: the list entry, the subject kind and the
+ * matched value as the matcher compares it (an EVM address in any case, a name in any spacing).
+ */
+export function screenMatchKey(match: SubjectScreenMatch): { subject: string; value: string; entry: SanctionsEntry } {
+  const value =
+    match.matched.field === "wallet"
+      ? addressComparisonKey(match.matched.value)
+      : normalizePartyName(match.matched.value);
+  return { subject: match.role, value, entry: match.entry };
+}
+
+/** What a screen that found hits asks of the caller, in order. */
+export const SCREEN_HIT_REQUIRED_ACTIONS = [
+  "Ordinary collection is paused: remittances and packets other than sanctions_review and ofac_report are refused until every open hit on the matter is cleared.",
+  "Prepare a sanctions review of this screen: POST /v1/sanctions/review-packet with its review_id as screen_id.",
+  "A reviewer reviews each open hit and clears a false positive (operator.clearSanctionsHit); a true match stays open.",
+  "If the review finds blocked property, prepare the OFAC report: POST /v1/sanctions/ofac-report-workflow.",
+] as const;
+
+/** A sanctions hit as a sanctions review binds it: a snapshot at assembly. */
+export interface ReviewedSanctionsHit {
+  hit_id: string;
+  subject: string;
+  status: string;
+  matched_value: string;
+  entry: SanctionsEntry;
+}
+
+/** Whether the screened property is blocked, from the hits reviewed (see `analyzeBlockedProperty`). */
+export interface BlockedPropertyAnalysis {
+  property_blocked: boolean;
+  blocked_wallets: string[];
+  blocked_persons: string[];
+  programs: string[];
+}
+
+/**
+ * Property is blocked while a reviewed hit is still open (a cleared hit was a false positive): its
+ * wallets and persons are listed, and an OFAC report of blocked property is required.
+ */
+export function analyzeBlockedProperty(hits: readonly ReviewedSanctionsHit[]): BlockedPropertyAnalysis {
+  const open = hits.filter((hit) => hit.status === "open");
+  const unique = (values: string[]) => [...new Set(values)];
+  return {
+    property_blocked: open.length > 0,
+    blocked_wallets: unique(open.filter((hit) => hit.subject === "wallet").map((hit) => hit.matched_value)),
+    blocked_persons: unique(open.filter((hit) => hit.subject !== "wallet").map((hit) => hit.matched_value)),
+    programs: unique(open.flatMap((hit) => (hit.entry.program ? [hit.entry.program] : []))).sort(),
+  };
+}

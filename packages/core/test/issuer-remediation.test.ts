@@ -9,7 +9,7 @@ import {
 } from "../src/issuer-remediation";
 import { PACKET_STATUSES, type PacketManifest } from "../src/packets";
 import type { ReviewStatus } from "../src/reviews";
-import { SANDBOX_SANCTIONS_LIST, screenSubjects } from "../src/sanctions";
+import { analyzeBlockedProperty, SANDBOX_SANCTIONS_LIST, screenMatchKey, screenSubjects } from "../src/sanctions";
 
 const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "address")?.value ?? "";
 const LISTED_NAME = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "name")?.value ?? "";
@@ -133,5 +133,53 @@ describe("details of a manifest", () => {
     expect(remediationDetailsOf(base)).toBeNull();
     expect(certificateDetailsOf({ ...base, details: remediation })).toBeNull();
     expect(remediationDetailsOf({ ...base, type: "exchange_freeze", details: remediation })).toBeNull();
+  });
+});
+
+describe("the 2026-06-11 screen's rules", () => {
+  const entry = SANDBOX_SANCTIONS_LIST[0] ?? SANDBOX_SANCTIONS_LIST[1];
+
+  it("keys a match by subject, the matched value as the matcher compares it, and the entry", () => {
+    const upper = screenSubjects(
+      [{ role: "wallet", wallet: LISTED_WALLET.toUpperCase().replace("0X", "0x") }],
+      SANDBOX_SANCTIONS_LIST,
+    );
+    const lower = screenSubjects([{ role: "wallet", wallet: LISTED_WALLET.toLowerCase() }], SANDBOX_SANCTIONS_LIST);
+    const [a] = upper.matches;
+    const [b] = lower.matches;
+    expect(a && b && screenMatchKey(a)).toEqual(b && screenMatchKey(b));
+    const asEntity = screenSubjects([{ role: "entity", name: LISTED_NAME }], SANDBOX_SANCTIONS_LIST).matches[0];
+    const asCounterparty = screenSubjects([{ role: "counterparty", name: LISTED_NAME }], SANDBOX_SANCTIONS_LIST)
+      .matches[0];
+    expect(asEntity && screenMatchKey(asEntity)).not.toEqual(asCounterparty && screenMatchKey(asCounterparty));
+  });
+
+  it("finds property blocked only while a reviewed hit is open", () => {
+    if (!entry) throw new Error("the sandbox list is empty");
+    const hit = (status: string, subject: string, value: string) => ({
+      hit_id: `hit_${value}`,
+      subject,
+      status,
+      matched_value: value,
+      entry,
+    });
+    expect(
+      analyzeBlockedProperty([
+        hit("open", "wallet", "0xa"),
+        hit("open", "entity", "X"),
+        hit("cleared", "wallet", "0xb"),
+      ]),
+    ).toEqual({
+      property_blocked: true,
+      blocked_wallets: ["0xa"],
+      blocked_persons: ["X"],
+      programs: entry.program ? [entry.program] : [],
+    });
+    expect(analyzeBlockedProperty([hit("cleared", "wallet", "0xa")])).toEqual({
+      property_blocked: false,
+      blocked_wallets: [],
+      blocked_persons: [],
+      programs: [],
+    });
   });
 });

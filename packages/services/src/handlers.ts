@@ -13,6 +13,7 @@ import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
 import { debtorHandlers } from "./legacy/debtors";
 import { issuerRemediationHandlers } from "./legacy/issuer-remediation";
+import { sanctionsHandlers } from "./legacy/sanctions";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
 import type { ErasedHandler } from "./operations/run-operation";
@@ -50,6 +51,7 @@ export interface BoundOperation {
 export const LEGACY_HANDLERS = {
   debtors: debtorHandlers,
   issuerRemediation: issuerRemediationHandlers,
+  sanctions: sanctionsHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

@@ -111,6 +111,37 @@ export const IssuerRemediationDetails = z
   })
   .meta({ id: "IssuerRemediationDetails" });
 
+export const BlockedPropertyAnalysis = z
+  .object({
+    property_blocked: z.boolean().meta({ description: "true while a reviewed hit is still open" }),
+    blocked_wallets: z.array(z.string()),
+    blocked_persons: z.array(z.string()),
+    programs: z.array(z.string()),
+  })
+  .meta({ id: "BlockedPropertyAnalysis" });
+
+export const SanctionsReviewDetails = z
+  .object({
+    screen_id: z.string(),
+    notes: z.string().nullable(),
+    hits: z.array(
+      z.object({
+        hit_id: z.string(),
+        subject: z.string(),
+        status: z.string(),
+        matched_value: z.string(),
+        entry: ListEntry,
+      }),
+    ),
+    blocked_property_analysis: BlockedPropertyAnalysis,
+    ofac_report_required: z.boolean(),
+  })
+  .meta({ id: "SanctionsReviewDetails" });
+
+export const OfacReportDetails = z
+  .object({ sanctions_review_id: z.string(), report_type: z.string(), counsel_owner: z.string() })
+  .meta({ id: "OfacReportDetails" });
+
 export const DestinationWalletCertificateDetails = z
   .object({
     purpose: z.string().nullable(),
@@ -156,10 +187,13 @@ export const PacketManifest = z
     legal_authority_id: z.string().nullable(),
     authorized_sender: z.string(),
     target_venue: z.string().nullable(),
-    details: z.union([DestinationWalletCertificateDetails, IssuerRemediationDetails]).optional().meta({
-      description:
-        "Type-specific bound content, only on packets that have some: every destination_wallet_certificate (its sanctions screen), and issuer remediations created on the 2026-06-11 surface.",
-    }),
+    details: z
+      .union([DestinationWalletCertificateDetails, IssuerRemediationDetails, SanctionsReviewDetails, OfacReportDetails])
+      .optional()
+      .meta({
+        description:
+          "Type-specific bound content, only on packets that have some: every destination_wallet_certificate (its sanctions screen), and issuer remediations, sanctions reviews and OFAC reports prepared on the 2026-06-11 surface.",
+      }),
   })
   .meta({
     id: "PacketManifest",

@@ -61,6 +61,11 @@ export interface PacketAssembly {
   remediation?: IssuerRemediationDetails;
   /** a certificate's type-specific content; its sanctions screen is run here, for every certificate */
   certificate?: Omit<DestinationWalletCertificateDetails, "sanctions_screen">;
+  /**
+   * Type-specific content read under the matter's row lock (after the matter is found, before the
+   * gates): the wallets to bind and the details. A 404 it throws names the caller's field.
+   */
+  details?: (matterId: string) => Promise<{ wallets: PacketWallet[]; details: PacketDetails }>;
   /** ask for granted authority even when the type does not need it */
   authorityNeeded?: boolean;
   /** the field an authority refusal names (default `type`) */
@@ -93,6 +98,8 @@ export async function assemblePacket(write: WriteContext, assembly: PacketAssemb
       throw notFound("destination wallet certificate of this matter", certificateId, param);
   }
 
+  const read = assembly.details ? await assembly.details(matter.id) : null;
+
   const authority = await deriveAuthorityOfMatter(tx, actor, matter.id);
   const refusal = findPacketRefusal({
     type: body.type,
@@ -116,10 +123,12 @@ export async function assemblePacket(write: WriteContext, assembly: PacketAssemb
   }
 
   const wallets: PacketWallet[] =
-    body.wallets !== undefined
-      ? walletsOf(body.wallets).map(({ address, network }) => ({ address, network }))
-      : await debtorWallets(write, matter.id);
-  const details = detailsOf(write, assembly, wallets);
+    read !== null
+      ? read.wallets
+      : body.wallets !== undefined
+        ? walletsOf(body.wallets).map(({ address, network }) => ({ address, network }))
+        : await debtorWallets(write, matter.id);
+  const details = read !== null ? read.details : detailsOf(write, assembly, wallets);
 
   const manifest: PacketManifest = {
     type: body.type,

@@ -1,6 +1,7 @@
 import { listOperations } from "../../operation";
 import { debtorOperations } from "./debtors";
 import { issuerRemediationOperations } from "./issuer-remediation";
+import { sanctionsOperations } from "./sanctions";
 
 /**
  * The 2026-06-11 version's own groups, served only on the legacy listener (REST, inside its window).
@@ -10,6 +11,7 @@ import { issuerRemediationOperations } from "./issuer-remediation";
 export const LEGACY_OPERATION_GROUPS = {
   debtors: debtorOperations,
   issuerRemediation: issuerRemediationOperations,
+  sanctions: sanctionsOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
@@ -17,3 +19,4 @@ export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS);
 
 export * from "./debtors";
 export * from "./issuer-remediation";
+export * from "./sanctions";
