@@ -174,6 +174,11 @@ describe("sanctions screening marks the matter as a party hit does", () => {
   it("a hit records open hits, holds the matter (matter.updated), and the sanctions gate then refuses 403", async () => {
     const owner = await app().mintLegacyKey();
     const record = await legacyCase(owner);
+    const recovery = await post(owner, "/v1/ledger/recovery-events", {
+      matter_id: record.matter.id,
+      gross_amount: 500,
+    });
+    expect(recovery.status).toBe(201);
     const { response, screen: result } = await screen(owner, {
       matter_id: record.matter.id,
       wallets: [LISTED_WALLET.toUpperCase().replace("0X", "0x")],
@@ -192,6 +197,12 @@ describe("sanctions screening marks the matter as a party hit does", () => {
 
     // Collection is paused: a packet other than sanctions_review / ofac_report, and a remittance, are refused.
     const before = await countEvents(app().sql, owner.organizationId);
+    expectError(
+      await post(owner, "/v1/ledger/remittance-events", { matter_id: record.matter.id, amount: 1 }),
+      403,
+      "sanctions_gate",
+    );
+    expect(await countRows(app().sql, "remittance_events", owner.organizationId)).toBe(0);
     expectError(
       await post(owner, "/v1/packets", { matter_id: record.matter.id, type: "exchange_freeze" }),
       403,

@@ -1,7 +1,7 @@
 import type { OperationInput, SanctionsScreen, sanctionsOperations } from "@crs/contract";
 import { canonicalize, SCREEN_HIT_REQUIRED_ACTIONS, screenMatchKey, screenSubjects, sha256Hex } from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
@@ -103,8 +103,10 @@ export async function screenSanctions(
               isNull(h.partyId),
               inArray(h.fingerprint, fingerprints),
             ),
-          )
-          .orderBy(asc(h.id));
+          );
+  // In the order screened (wallets, entities, counterparties), not by id: ids of one millisecond do not sort.
+  const rank = new Map(fingerprints.map((fingerprint, index) => [fingerprint, index]));
+  matched.sort((a, b) => (rank.get(a.fingerprint) ?? 0) - (rank.get(b.fingerprint) ?? 0));
   const reviewId = inserted.length > 0 ? screenId : (matched[0]?.screenId ?? null);
   return {
     object: "sanctions_screen",
