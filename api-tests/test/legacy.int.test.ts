@@ -184,21 +184,15 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
     }
   });
 
-  it("answers the version's own operations it does not serve with 404 naming their successor", async () => {
-    const route = LEGACY_ROUTES.find((entry) => "operation" in entry.successor);
-    const successor = route?.successor;
-    if (!route || !successor || !("operation" in successor)) throw new Error("no unserved route names an operation");
-    const { definition } = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!;
-    const response = await app().legacyRequest(route.method, concrete(route.path), { body: {} });
-    const docUrl = successorDocUrl(route);
+  it("answers the version's own routes it does not serve with 404 naming their successor", async () => {
+    const response = await app().legacyRequest("POST", "/v1/claw/campaigns", { body: {} });
+    const docUrl = `${PUBLIC_BASE_URL}/docs#tag/jobs`;
     const error = expectLegacyError(response, 404, docUrl);
-    expect(error.message).toContain(`${definition.method} ${definition.path}`);
+    expect(error.message).toContain("POST /v1/claw/campaigns (version 2026-06-11, deprecated) is not served");
     expect(error.details).toEqual({
       successor: {
-        operation: definition.id,
-        method: definition.method,
-        path: definition.path,
-        ...(successor.note ? { note: successor.note } : {}),
+        reference: "Jobs",
+        note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
       },
     });
     expectWindowHeaders(response, docUrl);

@@ -55,35 +55,4 @@ export const LEGACY_ROUTES: readonly LegacyRoute[] = [
       ["GET", "/v1/claw/campaigns/{campaign_id}/board"],
     ] as const
   ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
-  ...(
-    [
-      ["POST", "/v1/issuer-remediation/freeze-packet", "createPacket", "A packet of type issuer_freeze."],
-      ["POST", "/v1/issuer-remediation/burn-reissue-packet", "createPacket", "A packet of type burn_reissue."],
-      [
-        "POST",
-        "/v1/issuer-remediation/destination-wallet-certificate",
-        "createPacket",
-        "A packet of type destination_wallet_certificate.",
-      ],
-      ["GET", "/v1/issuer-remediation/{remediation_id}", "retrievePacket", "Issuer remediations are packets."],
-    ] as const
-  ).map(([method, path, operation, note]) => ({
-    method,
-    path,
-    group: "issuer-remediation",
-    successor: { operation, note },
-  })),
-  ...(
-    [
-      [
-        "POST",
-        "/v1/sanctions/screen",
-        "createPacket",
-        "Screening runs on every party and wallet write; a review is a packet of type sanctions_review.",
-      ],
-      ["POST", "/v1/sanctions/review-packet", "createPacket", "A packet of type sanctions_review."],
-      ["POST", "/v1/sanctions/ofac-report-workflow", "createPacket", "A packet of type ofac_report."],
-      ["GET", "/v1/sanctions/{review_id}", "retrievePacket", "Sanctions reviews are packets."],
-    ] as const
-  ).map(([method, path, operation, note]) => ({ method, path, group: "sanctions", successor: { operation, note } })),
 ];

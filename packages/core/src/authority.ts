@@ -82,10 +82,16 @@ export function findPacketRefusal(input: {
   /** A stay in effect on the judgment the packet binds (false when it binds none). */
   judgment_stay_in_effect: boolean;
   authority_granted: boolean;
+  /**
+   * Whether this packet needs authority; default: its type does (`packetNeedsAuthority`). An operation
+   * may ask for more (the 2026-06-11 destination wallet certificate needs it), never for less.
+   */
+  authority_needed?: boolean;
 }): PacketRefusal | null {
   if (input.sanctions_hold && !isSanctionsExemptPacket(input.type)) return "sanctions_gate";
   if (input.judgment_stay_in_effect) return "stay_in_effect";
-  if (packetNeedsAuthority(input.type) && !input.authority_granted) return "authority_required";
+  const authorityNeeded = packetNeedsAuthority(input.type) || input.authority_needed === true;
+  if (authorityNeeded && !input.authority_granted) return "authority_required";
   return null;
 }
 

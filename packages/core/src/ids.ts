@@ -30,6 +30,8 @@ export const ID_PREFIXES = {
   /** 2026-06-11 monitoring: a watchlist of addresses, and an alert a sweep raised */
   watchlist: "wl",
   alert: "alert",
+  /** one run of the 2026-06-11 sanctions screen: the id its hits carry */
+  sanctionsScreen: "sanc",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -13,6 +13,7 @@ export * from "./debtor-graph";
 export * from "./hash-chain";
 export * from "./hashing";
 export * from "./ids";
+export * from "./issuer-remediation";
 export * from "./jobs";
 export * from "./judgment-validation";
 export * from "./judgments";

@@ -1,4 +1,5 @@
 import { hashCanonical } from "./hashing";
+import type { BlockedPropertyAnalysis, ReviewedSanctionsHit, SubjectScreen } from "./sanctions";
 
 /**
  * Packets bind what a firm hands to an exchange, an issuer or a court. The bound content (the
@@ -86,7 +87,62 @@ export interface PacketSourceRef {
   admissibility_notes: string | null;
 }
 
-/** The bound content of a packet: exactly what content_hash covers. */
+/**
+ * What an issuer remediation packet (`issuer_freeze`, `burn_reissue`) asks of the issuer, beyond the
+ * common fields. Every field is present; null when the caller did not say.
+ */
+export interface IssuerRemediationDetails {
+  issuer: string | null;
+  asset: string | null;
+  network: string | null;
+  notes: string | null;
+  /** a `destination_wallet_certificate` packet of the same matter: where reissued tokens go */
+  destination_wallet_certificate_id: string | null;
+}
+
+/**
+ * What a `destination_wallet_certificate` certifies about its wallet (the wallet itself is the
+ * manifest's `wallets`), and the sanctions screen of that wallet, its owner and custodian, run when
+ * the packet was assembled.
+ */
+export interface DestinationWalletCertificateDetails {
+  purpose: string | null;
+  owner: string | null;
+  custodian: string | null;
+  signer_model: string | null;
+  allowed_assets: string[];
+  sanctions_screen: SubjectScreen;
+}
+
+/** A `sanctions_review` of a sanctions screen, as the 2026-06-11 review-packet operation prepares it. */
+export interface SanctionsReviewDetails {
+  screen_id: string;
+  notes: string | null;
+  hits: ReviewedSanctionsHit[];
+  blocked_property_analysis: BlockedPropertyAnalysis;
+  ofac_report_required: boolean;
+}
+
+/** An `ofac_report` prepared from a sanctions review by the 2026-06-11 OFAC report operation. */
+export interface OfacReportDetails {
+  sanctions_review_id: string;
+  report_type: string;
+  counsel_owner: string;
+}
+
+/** Type-specific bound content: present only on packets of a type that has some. */
+export type PacketDetails =
+  | IssuerRemediationDetails
+  | DestinationWalletCertificateDetails
+  | SanctionsReviewDetails
+  | OfacReportDetails;
+
+/**
+ * The bound content of a packet: exactly what content_hash covers. Every field is always present,
+ * except `details`, which only packets with type-specific content carry (issuer remediations as the
+ * 2026-06-11 operations create them, and every destination wallet certificate); the manifests (and
+ * hashes) of all other packets are unchanged by it.
+ */
 export interface PacketManifest {
   type: PacketType;
   matter_id: string;
@@ -97,6 +153,7 @@ export interface PacketManifest {
   legal_authority_id: string | null;
   authorized_sender: string;
   target_venue: string | null;
+  details?: PacketDetails;
 }
 
 /** content_hash = sha256 hex of JCS(manifest). */

@@ -215,3 +215,98 @@ function listIdentifierValues(value: unknown, path: string): [string, string][] 
   }
   return [];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Screening subjects that are not parties (a certificate's wallet, owner and custodian)
+
+/** One thing screened: a wallet, or a name, with the role it plays (e.g. `wallet`, `owner`). */
+export interface ScreenSubject {
+  role: string;
+  name?: string | null;
+  wallet?: WalletInput | null;
+}
+
+export interface SubjectScreenMatch {
+  role: string;
+  matched: SanctionsMatch;
+  entry: SanctionsEntry;
+}
+
+/**
+ * The recorded result of screening subjects: `complete` only when the list screened against had
+ * entries (an environment with no list configured screens nothing, and that is never a pass).
+ */
+export interface SubjectScreen {
+  complete: boolean;
+  list_size: number;
+  matches: SubjectScreenMatch[];
+}
+
+/** Screens each subject as a party is screened (same matcher, same list), in subject order. */
+export function screenSubjects(subjects: readonly ScreenSubject[], list: readonly SanctionsEntry[]): SubjectScreen {
+  const matches = subjects.flatMap((subject) =>
+    screenParties(
+      [{ party_id: subject.role, name: subject.name ?? "", wallets: subject.wallet ? [subject.wallet] : [] }],
+      list,
+    ).map((hit) => ({ role: subject.role, matched: hit.matched, entry: hit.entry })),
+  );
+  return { complete: list.length > 0, list_size: list.length, matches };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 2026-06-11 sanctions screen of a matter's wallets, entities and counterparties
+
+export const SCREEN_SUBJECTS = ["wallet", "entity", "counterparty"] as const;
+export type ScreenSubjectKind = (typeof SCREEN_SUBJECTS)[number];
+
+/**
+ * What makes two screen matches on one matter the same hit: the list entry, the subject kind and the
+ * matched value as the matcher compares it (an EVM address in any case, a name in any spacing).
+ */
+export function screenMatchKey(match: SubjectScreenMatch): { subject: string; value: string; entry: SanctionsEntry } {
+  const value =
+    match.matched.field === "wallet"
+      ? addressComparisonKey(match.matched.value)
+      : normalizePartyName(match.matched.value);
+  return { subject: match.role, value, entry: match.entry };
+}
+
+/** What a screen that found hits asks of the caller, in order. */
+export const SCREEN_HIT_REQUIRED_ACTIONS = [
+  "Ordinary collection is paused: remittances and packets other than sanctions_review and ofac_report are refused until every open hit on the matter is cleared.",
+  "Prepare a sanctions review of this screen: POST /v1/sanctions/review-packet with its review_id as screen_id.",
+  "A reviewer reviews each open hit and clears a false positive (operator.clearSanctionsHit); a true match stays open.",
+  "If the review finds blocked property, prepare the OFAC report: POST /v1/sanctions/ofac-report-workflow.",
+] as const;
+
+/** A sanctions hit as a sanctions review binds it: a snapshot at assembly. */
+export interface ReviewedSanctionsHit {
+  hit_id: string;
+  subject: string;
+  status: string;
+  matched_value: string;
+  entry: SanctionsEntry;
+}
+
+/** Whether the screened property is blocked, from the hits reviewed (see `analyzeBlockedProperty`). */
+export interface BlockedPropertyAnalysis {
+  property_blocked: boolean;
+  blocked_wallets: string[];
+  blocked_persons: string[];
+  programs: string[];
+}
+
+/**
+ * Property is blocked while a reviewed hit is still open (a cleared hit was a false positive): its
+ * wallets and persons are listed, and an OFAC report of blocked property is required.
+ */
+export function analyzeBlockedProperty(hits: readonly ReviewedSanctionsHit[]): BlockedPropertyAnalysis {
+  const open = hits.filter((hit) => hit.status === "open");
+  const unique = (values: string[]) => [...new Set(values)];
+  return {
+    property_blocked: open.length > 0,
+    blocked_wallets: unique(open.filter((hit) => hit.subject === "wallet").map((hit) => hit.matched_value)),
+    blocked_persons: unique(open.filter((hit) => hit.subject !== "wallet").map((hit) => hit.matched_value)),
+    programs: unique(open.flatMap((hit) => (hit.entry.program ? [hit.entry.program] : []))).sort(),
+  };
+}

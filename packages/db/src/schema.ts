@@ -54,6 +54,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 /**
@@ -240,8 +241,16 @@ export const sanctionsHits = pgTable(
     environment: environment(),
     id: text("id").notNull(),
     matterId: text("matter_id").notNull(),
-    partyId: text("party_id").notNull(),
-    /** sha256 of the canonical JSON of the list entry (and identifier path): what makes a hit the same hit */
+    /** the party screened; null for a hit of a sanctions screen (POST /v1/sanctions/screen, 2026-06-11) */
+    partyId: text("party_id"),
+    /** the screen that raised the hit (`sanc_…`); null for a party's hit */
+    screenId: text("screen_id"),
+    /** what a screen's hit screened: wallet, entity or counterparty; null for a party's hit */
+    subject: text("subject", { enum: ["wallet", "entity", "counterparty"] }),
+    /**
+     * sha256 of the canonical JSON of the list entry (and identifier path; for a screen's hit, the subject and
+     * its matched value): what makes a hit the same hit
+     */
     fingerprint: text("fingerprint").notNull(),
     matchedField: text("matched_field", { enum: ["name", "legal_name", "alias", "wallet", "identifier"] }).notNull(),
     matchedValue: text("matched_value").notNull(),
@@ -261,6 +270,10 @@ export const sanctionsHits = pgTable(
   (t) => [
     primaryKey({ columns: [t.organizationId, t.id] }),
     unique("sanctions_hits_party_fingerprint_key").on(t.organizationId, t.environment, t.partyId, t.fingerprint),
+    uniqueIndex("sanctions_hits_screen_fingerprint_key")
+      .on(t.organizationId, t.environment, t.matterId, t.fingerprint)
+      .where(sql`party_id IS NULL`),
+    index("sanctions_hits_screen_idx").on(t.organizationId, t.environment, t.screenId),
     index("sanctions_hits_matter_idx").on(t.organizationId, t.environment, t.matterId, t.status),
   ],
 );

@@ -14,8 +14,10 @@ import { ledgerHandlers } from "./ledger";
 import { actionHandlers } from "./legacy/actions";
 import { legacyCryptoHandlers } from "./legacy/crypto";
 import { debtorHandlers } from "./legacy/debtors";
+import { issuerRemediationHandlers } from "./legacy/issuer-remediation";
 import { monitoringHandlers } from "./legacy/monitoring";
 import { networkAttributionHandlers } from "./legacy/network-attribution";
+import { sanctionsHandlers } from "./legacy/sanctions";
 import { matterHandlers } from "./matters";
 import type { SurfaceHandlers } from "./operations/handler-types";
 import type { ErasedHandler } from "./operations/run-operation";
@@ -56,6 +58,8 @@ export const LEGACY_HANDLERS = {
   networkAttribution: networkAttributionHandlers,
   legacyCrypto: legacyCryptoHandlers,
   monitoring: monitoringHandlers,
+  issuerRemediation: issuerRemediationHandlers,
+  sanctions: sanctionsHandlers,
 } satisfies SurfaceHandlers<LegacyOperationGroups>;
 
 function bind(listed: readonly ListedOperation[], handlers: Record<string, Record<string, ErasedHandler>>) {

@@ -169,13 +169,17 @@ export const operatorOperations = {
     scope: "operator:write",
     tag: "Operator",
     summary:
-      "Record a reviewer's decision on a packet (review_status, owner, notes). Appends matter.updated with the decision.",
+      "Record a reviewer's decision on a packet (review_status, owner, notes). Appends matter.updated with the decision. A destination wallet certificate is approved only with a complete, clear sanctions screen.",
     successStatus: 200,
     body: ReviewPacketBody,
     response: Packet,
     idempotent: true,
     events: ["matter.updated"],
-    alsoAnswers: OPERATOR_WRITE_ANSWERS,
+    alsoAnswers: {
+      409: {
+        description: `${OPERATOR_WRITE_ANSWERS[409].description}; or a destination wallet certificate approved without a complete, clear sanctions screen`,
+      },
+    },
   }),
   clearSanctionsHit: defineOperation({
     id: "clearSanctionsHit",

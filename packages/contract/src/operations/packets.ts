@@ -7,6 +7,7 @@ import {
   PACKET_TYPES,
   REDACTION_PROFILES,
   REVIEW_STATUSES,
+  SANCTIONS_ENTRY_KINDS,
 } from "@crs/core";
 import { z } from "zod";
 import { defineOperation, type OperationDefinition } from "../operation";
@@ -73,6 +74,85 @@ const ManifestAmount = z.object({
 });
 const ManifestWallet = z.object({ address: z.string(), network: z.string().nullable() });
 
+const ListEntry = z.object({
+  kind: z.enum(SANCTIONS_ENTRY_KINDS),
+  value: z.string(),
+  network: z.string().nullable(),
+  program: z.string().nullable(),
+  source: z.string(),
+});
+
+export const SubjectScreen = z
+  .object({
+    complete: z.boolean().meta({ description: "true only when screened against a list that had entries" }),
+    list_size: z.number().int(),
+    matches: z.array(
+      z.object({
+        role: z.string().meta({ description: "what was screened: wallet, owner or custodian" }),
+        matched: z.object({
+          field: z.enum(["name", "legal_name", "alias", "wallet", "identifier"]),
+          value: z.string(),
+          network: z.string().nullable().optional(),
+          path: z.string().optional(),
+        }),
+        entry: ListEntry,
+      }),
+    ),
+  })
+  .meta({ id: "SubjectScreen", description: "A sanctions screen recorded in a packet's bound content." });
+
+export const IssuerRemediationDetails = z
+  .object({
+    issuer: z.string().nullable(),
+    asset: z.string().nullable(),
+    network: z.string().nullable(),
+    notes: z.string().nullable(),
+    destination_wallet_certificate_id: z.string().nullable(),
+  })
+  .meta({ id: "IssuerRemediationDetails" });
+
+export const BlockedPropertyAnalysis = z
+  .object({
+    property_blocked: z.boolean().meta({ description: "true while a reviewed hit is still open" }),
+    blocked_wallets: z.array(z.string()),
+    blocked_persons: z.array(z.string()),
+    programs: z.array(z.string()),
+  })
+  .meta({ id: "BlockedPropertyAnalysis" });
+
+export const SanctionsReviewDetails = z
+  .object({
+    screen_id: z.string(),
+    notes: z.string().nullable(),
+    hits: z.array(
+      z.object({
+        hit_id: z.string(),
+        subject: z.string(),
+        status: z.string(),
+        matched_value: z.string(),
+        entry: ListEntry,
+      }),
+    ),
+    blocked_property_analysis: BlockedPropertyAnalysis,
+    ofac_report_required: z.boolean(),
+  })
+  .meta({ id: "SanctionsReviewDetails" });
+
+export const OfacReportDetails = z
+  .object({ sanctions_review_id: z.string(), report_type: z.string(), counsel_owner: z.string() })
+  .meta({ id: "OfacReportDetails" });
+
+export const DestinationWalletCertificateDetails = z
+  .object({
+    purpose: z.string().nullable(),
+    owner: z.string().nullable(),
+    custodian: z.string().nullable(),
+    signer_model: z.string().nullable(),
+    allowed_assets: z.array(z.string()),
+    sanctions_screen: SubjectScreen,
+  })
+  .meta({ id: "DestinationWalletCertificateDetails" });
+
 export const PacketManifest = z
   .object({
     type: z.enum(PACKET_TYPES),
@@ -107,6 +187,13 @@ export const PacketManifest = z
     legal_authority_id: z.string().nullable(),
     authorized_sender: z.string(),
     target_venue: z.string().nullable(),
+    details: z
+      .union([DestinationWalletCertificateDetails, IssuerRemediationDetails, SanctionsReviewDetails, OfacReportDetails])
+      .optional()
+      .meta({
+        description:
+          "Type-specific bound content, only on packets that have some: every destination_wallet_certificate (its sanctions screen), and issuer remediations, sanctions reviews and OFAC reports prepared on the 2026-06-11 surface.",
+      }),
   })
   .meta({
     id: "PacketManifest",

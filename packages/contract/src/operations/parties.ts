@@ -119,7 +119,15 @@ export const SanctionsHit = z
     id: z.string(),
     hit_id: z.string(),
     matter_id: z.string(),
-    party_id: z.string(),
+    party_id: z.string().nullable().meta({ description: "the party screened; null for a hit of a sanctions screen" }),
+    screen_id: z
+      .string()
+      .nullable()
+      .meta({ description: "the 2026-06-11 sanctions screen that raised it (`sanc_…`); null for a party's hit" }),
+    subject: z
+      .enum(["wallet", "entity", "counterparty"])
+      .nullable()
+      .meta({ description: "what a sanctions screen's hit screened; null for a party's hit" }),
     status: z.enum(SANCTIONS_HIT_STATUSES).meta({ description: "open until a reviewer clears it" }),
     matched: z.object({
       field: z.enum(SANCTIONS_MATCH_FIELDS),

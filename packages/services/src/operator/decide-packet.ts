@@ -1,5 +1,12 @@
 import { AppError, type OperationInput, type operatorOperations, type Packet } from "@crs/contract";
-import { canAdvancePacket, nextPacketStatuses } from "@crs/core";
+import {
+  type CertificateApprovalRefusal,
+  canAdvancePacket,
+  certificateDetailsOf,
+  findCertificateApprovalRefusal,
+  isReviewCleared,
+  nextPacketStatuses,
+} from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
@@ -36,13 +43,32 @@ export async function setPacketStatus(
   );
 }
 
-/** An operator records a review decision on a packet. */
+const CERTIFICATE_REFUSALS: Record<CertificateApprovalRefusal, string> = {
+  screen_incomplete:
+    "its sanctions screen is not complete (no list was configured when it was assembled); assemble a new certificate once one is.",
+  screen_matched: "its sanctions screen matched the sanctions list; it can never be approved.",
+};
+
+/**
+ * An operator records a review decision on a packet. A destination wallet certificate may be
+ * approved (or cleared) only with a complete sanctions screen that matched nothing.
+ */
 export async function reviewPacket(
   write: WriteContext,
   { body }: OperationInput<typeof operatorOperations.reviewPacket>,
 ): Promise<Packet> {
   const { tx, actor } = write;
   const { matter, packet } = await lockPacketForWrite(tx, actor, body.packet_id, "packet_id");
+  if (packet.type === "destination_wallet_certificate" && isReviewCleared(body.review_status)) {
+    const refusal = findCertificateApprovalRefusal(certificateDetailsOf(packet.manifest));
+    if (refusal) {
+      throw new AppError("conflict", {
+        message: `Destination wallet certificate '${packet.id}' cannot be ${body.review_status}: ${CERTIFICATE_REFUSALS[refusal]}`,
+        param: "review_status",
+        details: { reason: refusal },
+      });
+    }
+  }
   const change = {
     reviewStatus: body.review_status,
     reviewOwner: body.review_owner ?? packet.reviewOwner,

@@ -1,12 +1,23 @@
-import { AppError, notFound, type OperationInput, type Packet, type packetOperations } from "@crs/contract";
+import {
+  AppError,
+  type CreatePacketBody,
+  notFound,
+  type OperationInput,
+  type Packet,
+  type packetOperations,
+} from "@crs/contract";
 import {
   computePacketContentHash,
+  type DestinationWalletCertificateDetails,
   findPacketRefusal,
   formatTimestamp,
+  type IssuerRemediationDetails,
   isStayInEffect,
+  type PacketDetails,
   type PacketManifest,
   type PacketRefusal,
   type PacketWallet,
+  screenSubjects,
 } from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
 import { and, asc, eq } from "drizzle-orm";
@@ -18,7 +29,8 @@ import { loadMatterRecoveryEventsById } from "../ledger/ledger-queries";
 import { assertMatterWritable } from "../matters/assert-matter-writable";
 import { lockMatter } from "../matters/load-matter";
 import { walletsOf } from "../parties/wallets-of";
-import { presentPacket } from "./present-packet";
+import { loadPacket } from "./load-packet";
+import { type PacketRow, presentPacket } from "./present-packet";
 
 const REFUSAL_MESSAGES: Record<PacketRefusal, (type: string) => string> = {
   sanctions_gate: (type) =>
@@ -38,6 +50,31 @@ export async function createPacket(
   write: WriteContext,
   { body }: OperationInput<typeof packetOperations.create>,
 ): Promise<Packet> {
+  const row = await assemblePacket(write, { body });
+  return presentPacket(row, [], write.publicBaseUrl);
+}
+
+/** What the 2026-06-11 issuer remediation operations add to a packet's assembly. */
+export interface PacketAssembly {
+  body: CreatePacketBody;
+  /** an issuer remediation's type-specific content (its certificate id is checked to be the matter's) */
+  remediation?: IssuerRemediationDetails;
+  /** a certificate's type-specific content; its sanctions screen is run here, for every certificate */
+  certificate?: Omit<DestinationWalletCertificateDetails, "sanctions_screen">;
+  /**
+   * Type-specific content read under the matter's row lock (after the matter is found, before the
+   * gates): the wallets to bind and the details. A 404 it throws names the caller's field.
+   */
+  details?: (matterId: string) => Promise<{ wallets: PacketWallet[]; details: PacketDetails }>;
+  /** ask for granted authority even when the type does not need it */
+  authorityNeeded?: boolean;
+  /** the field an authority refusal names (default `type`) */
+  authorityParam?: string;
+}
+
+/** The one way a packet is written, for both surfaces: returns the row, after appending packet.created. */
+export async function assemblePacket(write: WriteContext, assembly: PacketAssembly): Promise<PacketRow> {
+  const { body } = assembly;
   const { tx, actor } = write;
   const matter = await lockMatter(tx, actor, body.matter_id, "matter_id");
   assertMatterWritable(matter);
@@ -53,6 +90,15 @@ export async function createPacket(
     body.recovery_event_ids ?? [],
     "recovery_event_ids",
   );
+  const certificateId = assembly.remediation?.destination_wallet_certificate_id ?? null;
+  if (certificateId !== null) {
+    const param = "destination_wallet_certificate_id";
+    const certificate = await loadPacket(tx, actor, certificateId, param);
+    if (certificate.matterId !== matter.id || certificate.type !== "destination_wallet_certificate")
+      throw notFound("destination wallet certificate of this matter", certificateId, param);
+  }
+
+  const read = assembly.details ? await assembly.details(matter.id) : null;
 
   const authority = await deriveAuthorityOfMatter(tx, actor, matter.id);
   const refusal = findPacketRefusal({
@@ -62,18 +108,27 @@ export async function createPacket(
       ? isStayInEffect({ appeal_stay_status: judgment.appealStayStatus, bankruptcy_status: judgment.bankruptcyStatus })
       : false,
     authority_granted: authority.granted,
+    ...(assembly.authorityNeeded ? { authority_needed: true } : {}),
   });
   if (refusal) {
     throw new AppError(refusal, {
       message: REFUSAL_MESSAGES[refusal](body.type),
-      param: refusal === "stay_in_effect" ? "judgment_id" : refusal === "sanctions_gate" ? "matter_id" : "type",
+      param:
+        refusal === "stay_in_effect"
+          ? "judgment_id"
+          : refusal === "sanctions_gate"
+            ? "matter_id"
+            : (assembly.authorityParam ?? "type"),
     });
   }
 
   const wallets: PacketWallet[] =
-    body.wallets !== undefined
-      ? walletsOf(body.wallets).map(({ address, network }) => ({ address, network }))
-      : await debtorWallets(write, matter.id);
+    read !== null
+      ? read.wallets
+      : body.wallets !== undefined
+        ? walletsOf(body.wallets).map(({ address, network }) => ({ address, network }))
+        : await debtorWallets(write, matter.id);
+  const details = read !== null ? read.details : detailsOf(write, assembly, wallets);
 
   const manifest: PacketManifest = {
     type: body.type,
@@ -118,6 +173,7 @@ export async function createPacket(
     legal_authority_id: body.legal_authority_id ?? null,
     authorized_sender: body.authorized_sender ?? "",
     target_venue: body.target_venue ?? null,
+    ...(details ? { details } : {}),
   };
 
   const now = write.clock();
@@ -144,7 +200,33 @@ export async function createPacket(
   if (!row) throw new Error("packet insert returned nothing");
   const packet = presentPacket(row, [], write.publicBaseUrl);
   write.recordEvent({ type: "packet.created", idField: "packet_id", object: packet, matterId: matter.id });
-  return packet;
+  return row;
+}
+
+/**
+ * A certificate (from either surface) binds the sanctions screen of its wallets, owner and custodian,
+ * run now against the environment's list; an issuer remediation binds what the caller said of it.
+ */
+function detailsOf(write: WriteContext, assembly: PacketAssembly, wallets: PacketWallet[]): PacketDetails | null {
+  if (assembly.body.type === "destination_wallet_certificate") {
+    const certificate = assembly.certificate ?? {
+      purpose: null,
+      owner: null,
+      custodian: null,
+      signer_model: null,
+      allowed_assets: [],
+    };
+    const sanctions_screen = screenSubjects(
+      [
+        ...wallets.map((wallet) => ({ role: "wallet", wallet })),
+        { role: "owner", name: certificate.owner },
+        { role: "custodian", name: certificate.custodian },
+      ],
+      write.sanctionsList,
+    );
+    return { ...certificate, sanctions_screen };
+  }
+  return assembly.remediation ?? null;
 }
 
 /** With no `wallets` in the request, a packet binds the wallets of the matter's debtors, in creation order. */

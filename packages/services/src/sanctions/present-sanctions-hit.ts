@@ -12,6 +12,8 @@ export function presentSanctionsHit(row: SanctionsHitRow): SanctionsHit {
     hit_id: row.id,
     matter_id: row.matterId,
     party_id: row.partyId,
+    screen_id: row.screenId,
+    subject: row.subject,
     status: row.status,
     matched: {
       field: row.matchedField,

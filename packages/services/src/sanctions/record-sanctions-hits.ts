@@ -111,7 +111,9 @@ export async function loadSanctionsHitsByParty(
     .from(hits)
     .where(and(tenantScope(hits, tenant), inArray(hits.partyId, [...partyIds])))
     .orderBy(asc(hits.id));
-  for (const row of rows) byParty.set(row.partyId, [...(byParty.get(row.partyId) ?? []), row]);
+  for (const row of rows) {
+    if (row.partyId !== null) byParty.set(row.partyId, [...(byParty.get(row.partyId) ?? []), row]);
+  }
   return byParty;
 }
 

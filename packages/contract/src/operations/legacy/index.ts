@@ -2,8 +2,10 @@ import { listOperations } from "../../operation";
 import { actionOperations } from "./actions";
 import { legacyCryptoOperations } from "./crypto";
 import { debtorOperations } from "./debtors";
+import { issuerRemediationOperations } from "./issuer-remediation";
 import { monitoringOperations } from "./monitoring";
 import { networkAttributionOperations } from "./network-attribution";
+import { sanctionsOperations } from "./sanctions";
 
 /**
  * The 2026-06-11 version's own groups, served only on the legacy listener (REST, inside its window).
@@ -16,6 +18,8 @@ export const LEGACY_OPERATION_GROUPS = {
   networkAttribution: networkAttributionOperations,
   legacyCrypto: legacyCryptoOperations,
   monitoring: monitoringOperations,
+  issuerRemediation: issuerRemediationOperations,
+  sanctions: sanctionsOperations,
 };
 export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 
@@ -24,5 +28,7 @@ export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy
 export * from "./actions";
 export * from "./crypto";
 export * from "./debtors";
+export * from "./issuer-remediation";
 export * from "./monitoring";
 export * from "./network-attribution";
+export * from "./sanctions";
