@@ -82,6 +82,12 @@ export class DiscoveryState {
   edgesAdmitted = 0;
   readonly truncation = new Set<TruncationReason>();
   stopped = false;
+  /**
+   * Whether `runDiscovery` ran since the last reset. If not (the event-order walk), only the hops and
+   * flags of the touched addresses and the arrival and queue mark of the subjects differ from the
+   * defaults, and `reset` restores only those.
+   */
+  discovered = false;
   /** Every address whose entries differ from the defaults (subjects and every address reached), for `reset`. */
   readonly touched: number[] = [];
   /** Addresses flagged NODE_EXPANDED, in the order they were expanded. */
@@ -99,21 +105,34 @@ export class DiscoveryState {
    * touched are restored, so reusing a state over a large graph costs what that trace reached.
    */
   reset(maxHops: number): void {
-    for (const node of this.touched) {
-      this.minHop[node] = UNREACHED;
-      this.scannedHop[node] = UNREACHED;
-      this.flags[node] = 0;
-      this.queuedAt[node] = 0;
-      this.arrivalBlock[node] = Number.POSITIVE_INFINITY;
-      this.arrivalSub[node] = Number.POSITIVE_INFINITY;
-      this.arrivalTime[node] = Number.POSITIVE_INFINITY;
-      this.scanBlock[node] = Number.POSITIVE_INFINITY;
-      this.scanSub[node] = Number.POSITIVE_INFINITY;
-      this.loadedFrom[node] = Number.POSITIVE_INFINITY;
-      this.admittedFrom[node] = Number.POSITIVE_INFINITY;
-      this.arrivalRank[node] = Number.POSITIVE_INFINITY;
-      this.scanRank[node] = Number.POSITIVE_INFINITY;
+    if (!this.discovered) {
+      for (const node of this.touched) {
+        if ((this.flags[node]! & NODE_SUBJECT) !== 0) {
+          this.queuedAt[node] = 0;
+          this.arrivalBlock[node] = Number.POSITIVE_INFINITY;
+          this.arrivalSub[node] = Number.POSITIVE_INFINITY;
+        }
+        this.minHop[node] = UNREACHED;
+        this.flags[node] = 0;
+      }
+    } else {
+      for (const node of this.touched) {
+        this.minHop[node] = UNREACHED;
+        this.scannedHop[node] = UNREACHED;
+        this.flags[node] = 0;
+        this.queuedAt[node] = 0;
+        this.arrivalBlock[node] = Number.POSITIVE_INFINITY;
+        this.arrivalSub[node] = Number.POSITIVE_INFINITY;
+        this.arrivalTime[node] = Number.POSITIVE_INFINITY;
+        this.scanBlock[node] = Number.POSITIVE_INFINITY;
+        this.scanSub[node] = Number.POSITIVE_INFINITY;
+        this.loadedFrom[node] = Number.POSITIVE_INFINITY;
+        this.admittedFrom[node] = Number.POSITIVE_INFINITY;
+        this.arrivalRank[node] = Number.POSITIVE_INFINITY;
+        this.scanRank[node] = Number.POSITIVE_INFINITY;
+      }
     }
+    this.discovered = false;
     this.rankGraph = null;
     this.touched.length = 0;
     this.expanded.length = 0;
@@ -212,6 +231,7 @@ export function runDiscovery(
   labelsOf: (node: number) => readonly AddressLabel[],
 ): FetchRequest[] {
   state.ensureCapacity(graph.nodeCount);
+  state.discovered = true;
   state.rankFor(graph);
   const maxHops = limits.maxHops;
   const { block, sub, time, incidentOffset } = graph;

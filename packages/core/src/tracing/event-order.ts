@@ -9,7 +9,7 @@ import {
 } from "./discovery";
 import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, TERMINALS, UNEXPLORED } from "./limb-tally";
-import { decideLabel, resetSweepTables, type SweepResult, type SweepTables, sweepResult } from "./sweep";
+import { decideLabel, type SweepResult, type SweepTables, sweepResult } from "./sweep";
 import type { TaintLedger } from "./taint";
 import {
   AMOUNT_HI_WORD,
@@ -164,6 +164,19 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
   return index;
 }
 
+/**
+ * Restores the tables a walk over `state` wrote: it writes only the reach columns (hops, parent and
+ * opening edges), and only at addresses it touched.
+ */
+export function resetWalkTables(tables: SweepTables, state: Pick<DiscoveryState, "touched">): void {
+  const { hopNow, parentEdge, openEdge } = tables;
+  for (const node of state.touched) {
+    hopNow[node] = UNREACHED;
+    parentEdge[node] = -1;
+    openEdge[node] = -1;
+  }
+}
+
 /** An open address's ledger takes its events (for a subject, from its incident block on). */
 const LEDGER_OPEN = 32;
 /** See `EventOrderInput.scanRatio`. */
@@ -176,7 +189,7 @@ export const SCAN_RATIO = 0.125;
 export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const { graph, state, tables, maxHops, signal, genesisLimbs: genesis } = input;
   const { from, to, block, time, asset, amountHigh, incident, incidentOffset } = graph;
-  const { entryIds, hopNow, parentEdge, openEdge } = tables;
+  const { hopNow, parentEdge, openEdge } = tables;
   const words = amountWords(graph);
   const assetCount = Math.max(1, graph.assets.length);
   const balances = balanceIndexOf(graph, genesis, assetCount);
@@ -185,6 +198,8 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const { flags, minHop } = state;
   const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
   ledger.reset(input.ledger.model);
+  // Entries live at slot node × assetCount + asset: the walk finds an address's entry and its state in one record.
+  ledger.reserve(graph.nodeCount * assetCount);
   const fifo = ledger.model === "fifo";
   const tally = input.tally ?? new LimbTally(assetCount);
   tally.reset(assetCount);
@@ -220,21 +235,23 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   const entryAsset: number[] = [];
   const openH: number[] = [];
   const openL: number[] = [];
-  /** Ledger entry of (node, asset), opened at event e (of asset a) with the balance just before it (`before`: the index's column for the node's side of e). */
+  /**
+   * Slot of the ledger entry of (node, asset), opening it at event e (of asset a) with the balance just
+   * before it if it is not open yet (`before`: the index's column for the node's side of e).
+   */
   function entryFor(node: number, a: number, before: Float64Array, e: number): number {
-    const known = entryIds[node * assetCount + a]! - 1;
-    if (known >= 0) return known;
+    const slot = node * assetCount + a;
+    if (ledger.entryAt(slot) >= 0) return slot;
     const h = before[2 * e]!;
     const l = before[2 * e + 1]!;
     const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
-    const id = ledger.open(isSubject, h, l);
+    const id = ledger.openAt(slot, isSubject, h, l);
     openH[id] = h;
     openL[id] = l;
     if (isSubject) tally.add(a, SUBJECT, h, l);
-    entryIds[node * assetCount + a] = id + 1;
     entryNode.push(node);
     entryAsset.push(a);
-    return id;
+    return slot;
   }
 
   /** Event e's amount as limbs in `scratch`; false when beyond their range. */
@@ -506,7 +523,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
   }
 
   function abandon(): null {
-    resetSweepTables(tables, graph, state, tally.edgeEvents(), entryNode, entryAsset);
+    resetWalkTables(tables, state);
     return null;
   }
 
@@ -520,7 +537,7 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     parentEdge,
     openEdge,
     entryOf: (node, a) => {
-      const id = entryIds[node * assetCount + a]! - 1;
+      const id = ledger.entryAt(node * assetCount + a);
       return id >= 0 ? id : undefined;
     },
     entryNode,

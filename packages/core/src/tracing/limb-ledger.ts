@@ -23,11 +23,21 @@ const BAL_H = 0;
 const BAL_L = 1;
 const TAINT_H = 2;
 const TAINT_L = 3;
-const SHORT_H = 4;
-const SHORT_L = 5;
-const LOT_HEAD = 6;
-const LOT_TAIL = 7;
+const LOT_HEAD = 4;
+const LOT_TAIL = 5;
+/** Entry id + 1; 0: no entry opened at this slot. */
+const ENTRY = 6;
+/** CLEAN, POISONED or SUBJECT (a subject's entry is poisoned from the start). */
+const KIND = 7;
 const REC = 8;
+const CLEAN = 0;
+const POISONED = 1;
+const SUBJECT = 2;
+/**
+ * LOT_HEAD of a fifo entry whose lots are one run of its whole balance, tainted if it holds taint (all of
+ * it then is): kept in the record instead of the lot pool, as most entries' lots are most of the time.
+ */
+const ONE_RUN = -2;
 /** A fifo lot: amount as limbs, tainted (1) or clean (0), next lot of the entry (−1: none). */
 const LOT_H = 0;
 const LOT_L = 1;
@@ -101,6 +111,13 @@ function growByte(array: Uint8Array<ArrayBuffer>, size: number): Uint8Array<Arra
   return next;
 }
 
+function growInt(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+  if (size <= array.length) return array;
+  const next = new Int32Array(Math.max(size, array.length * 2));
+  next.set(array);
+  return next;
+}
+
 export class LimbLedger {
   model: TaintModel;
   private fifo: boolean;
@@ -110,13 +127,17 @@ export class LimbLedger {
   /** Set once any value left the exact range; the caller must then discard the ledger's results. */
   overflow = false;
   /**
-   * Each entry's state in one record of REC doubles (balance, taint, shortfall as limb pairs, then the
-   * head and tail of its fifo lots): an operation touches one or two cache lines instead of one per
-   * column, which on a sweep over hundreds of thousands of entries is most of its cost.
+   * Each entry's state in one record of REC doubles (balance and taint as limb pairs, the head and
+   * tail of its fifo lots, its id and kind) at the entry's slot: its id (`open`), or a slot the caller
+   * chose (`openAt`), such as address × assets + asset. An operation touches one or two cache lines
+   * instead of one per column, and a caller that addresses entries by slot finds whether one is open
+   * in the same line as its state, with no id lookup first.
    */
   private rec = new Float64Array(64 * REC);
-  private subject = new Uint8Array(64);
-  private poisoned = new Uint8Array(64);
+  /** Slot of each entry, by id. */
+  private slotOf = new Int32Array(64);
+  /** Shortfall of each entry as a limb pair, by id (written only by outflows beyond the balance). */
+  private short = new Float64Array(2 * 64);
   // fifo: each entry's lots are a linked list in a shared pool (head first); consumed lots are reused.
   private lots = new Float64Array(256 * LOT);
   private lotCount = 0;
@@ -143,10 +164,12 @@ export class LimbLedger {
 
   /**
    * Empty again, for a new sweep under `model`, keeping its arrays: a ledger reused across traces over a
-   * large graph spares each one growing (and the system zeroing) megabytes of records. Entries and lots
-   * are written whole when opened, so nothing of the last sweep shows through.
+   * large graph spares each one growing (and the system zeroing) megabytes of records. The slots the last
+   * sweep opened are marked unopened; entries and lots are written whole when opened, so nothing else of
+   * the last sweep shows through.
    */
   reset(model: TaintModel): void {
+    for (let id = 0; id < this.size; id++) this.rec[this.slotOf[id]! * REC + ENTRY] = 0;
     this.model = model;
     this.fifo = model === "fifo";
     this.haircut = model === "haircut";
@@ -162,40 +185,63 @@ export class LimbLedger {
     this.newL = 0;
   }
 
+  /** Makes room for entries at slots below `slots` (`openAt`). */
+  reserve(slots: number): void {
+    this.rec = grow(this.rec, slots * REC);
+  }
+
   private check(h: number): void {
     if (h > LIMIT || h < -LIMIT) this.overflow = true;
   }
 
-  /** Opens an entry with an opening balance (unknown = zero, as in `TaintLedger.open`). */
+  /** Opens an entry with an opening balance (unknown = zero, as in `TaintLedger.open`); its slot is its id. */
   open(isSubject: boolean, openH: number, openL: number): number {
+    return this.openAt(this.size, isSubject, openH, openL);
+  }
+
+  /** Opens an entry at `slot` (not yet open); returns its id. Operations then address it by slot. */
+  openAt(slot: number, isSubject: boolean, openH: number, openL: number): number {
     const id = this.size++;
-    if (id >= this.subject.length) {
-      const size = id + 1;
-      this.rec = grow(this.rec, size * REC);
-      this.subject = growByte(this.subject, size);
-      this.poisoned = growByte(this.poisoned, size);
+    if (id >= this.slotOf.length) {
+      this.slotOf = growInt(this.slotOf, id + 1);
+      this.short = grow(this.short, 2 * this.slotOf.length);
     }
+    this.rec = grow(this.rec, (slot + 1) * REC);
+    this.slotOf[id] = slot;
+    this.short[2 * id] = 0;
+    this.short[2 * id + 1] = 0;
     this.check(openH);
-    this.rec[id * REC + BAL_H] = openH;
-    this.rec[id * REC + BAL_L] = openL;
-    this.subject[id] = isSubject ? 1 : 0;
-    this.poisoned[id] = isSubject ? 1 : 0;
-    this.rec[id * REC + TAINT_H] = isSubject ? openH : 0;
-    this.rec[id * REC + TAINT_L] = isSubject ? openL : 0;
-    this.rec[id * REC + SHORT_H] = 0;
-    this.rec[id * REC + SHORT_L] = 0;
-    this.rec[id * REC + LOT_HEAD] = -1;
-    this.rec[id * REC + LOT_TAIL] = -1;
-    if (this.fifo && (openH > 0 || (openH === 0 && openL > 0))) this.appendLot(id, openH, openL, isSubject ? 1 : 0);
+    const r = slot * REC;
+    const rec = this.rec;
+    rec[r + BAL_H] = openH;
+    rec[r + BAL_L] = openL;
+    rec[r + TAINT_H] = isSubject ? openH : 0;
+    rec[r + TAINT_L] = isSubject ? openL : 0;
+    // Below zero (a mint source) the balance is not what the lots hold: they start empty.
+    rec[r + LOT_HEAD] = openH >= 0 ? ONE_RUN : -1;
+    rec[r + LOT_TAIL] = -1;
+    rec[r + ENTRY] = id + 1;
+    rec[r + KIND] = isSubject ? SUBJECT : CLEAN;
     return id;
   }
 
-  /** Tainted part of an outflow of (ah, al) into `outH/outL`; sets `newH/newL`. Same rules as `TaintLedger.debit`. */
-  debit(id: number, ah: number, al: number): void {
+  /** Id of the entry at `slot`, or −1 if none is open there. */
+  entryAt(slot: number): number {
+    const r = slot * REC + ENTRY;
+    return r < this.rec.length ? this.rec[r]! - 1 : -1;
+  }
+
+  /**
+   * Tainted part of an outflow of (ah, al) from the entry at `slot` into `outH/outL`; sets `newH/newL`.
+   * Same rules as `TaintLedger.debit`.
+   */
+  debit(slot: number, ah: number, al: number): void {
     this.newH = 0;
     this.newL = 0;
-    const bh = this.rec[id * REC + BAL_H]!;
-    const bl = this.rec[id * REC + BAL_L]!;
+    const rec = this.rec;
+    const r = slot * REC;
+    const bh = rec[r + BAL_H]!;
+    const bl = rec[r + BAL_L]!;
     // missing = amount > balance ? amount − balance : 0
     let mh = 0;
     let ml = 0;
@@ -206,18 +252,20 @@ export class LimbLedger {
         ml += LIMB;
         mh -= 1;
       }
-      let sl = this.rec[id * REC + SHORT_L]! + ml;
-      let sh = this.rec[id * REC + SHORT_H]! + mh;
+      const s = 2 * (rec[r + ENTRY]! - 1);
+      let sl = this.short[s + 1]! + ml;
+      let sh = this.short[s]! + mh;
       if (sl >= LIMB) {
         sl -= LIMB;
         sh += 1;
       }
       this.check(sh);
-      this.rec[id * REC + SHORT_H] = sh;
-      this.rec[id * REC + SHORT_L] = sl;
+      this.short[s] = sh;
+      this.short[s + 1] = sl;
     }
     const missing = mh !== 0 || ml !== 0;
-    const isSubject = this.subject[id] === 1;
+    const kind = rec[r + KIND]!;
+    const isSubject = kind === SUBJECT;
     let th = 0;
     let tl = 0;
     if (this.fifo) {
@@ -228,7 +276,7 @@ export class LimbLedger {
         cl += LIMB;
         ch -= 1;
       }
-      this.consumeLots(id, ch, cl);
+      this.consumeLots(r, ch, cl);
       th = this.outH;
       tl = this.outL;
       if (missing) this.pushPiece(mh, ml, isSubject ? 1 : 0);
@@ -241,8 +289,8 @@ export class LimbLedger {
         }
       }
     } else if (this.haircut) {
-      const hh = this.rec[id * REC + TAINT_H]!;
-      const hl = this.rec[id * REC + TAINT_L]!;
+      const hh = rec[r + TAINT_H]!;
+      const hl = rec[r + TAINT_L]!;
       if (missing) {
         th = hh;
         tl = hl;
@@ -270,8 +318,8 @@ export class LimbLedger {
         rl += LIMB;
         rh -= 1;
       }
-      this.rec[id * REC + TAINT_H] = rh;
-      this.rec[id * REC + TAINT_L] = rl;
+      rec[r + TAINT_H] = rh;
+      rec[r + TAINT_L] = rl;
       if (isSubject) {
         tl += ml;
         th += mh;
@@ -280,7 +328,7 @@ export class LimbLedger {
           th += 1;
         }
       }
-    } else if (this.poisoned[id] === 1) {
+    } else if (kind !== CLEAN) {
       th = ah;
       tl = al;
     }
@@ -299,15 +347,16 @@ export class LimbLedger {
       nh += 1;
     }
     this.check(nh);
-    this.rec[id * REC + BAL_H] = nh;
-    this.rec[id * REC + BAL_L] = nl;
+    rec[r + BAL_H] = nh;
+    rec[r + BAL_L] = nl;
+    if (this.fifo && rec[r + LOT_HEAD] !== ONE_RUN && rec[r + LOT_HEAD] === rec[r + LOT_TAIL]) this.toOneRun(r);
     if (this.poison) {
-      if (this.poisoned[id] === 1) {
-        this.rec[id * REC + TAINT_H] = nh;
-        this.rec[id * REC + TAINT_L] = nl;
+      if (kind !== CLEAN) {
+        rec[r + TAINT_H] = nh;
+        rec[r + TAINT_L] = nl;
       } else {
-        this.rec[id * REC + TAINT_H] = 0;
-        this.rec[id * REC + TAINT_L] = 0;
+        rec[r + TAINT_H] = 0;
+        rec[r + TAINT_L] = 0;
       }
     }
     this.check(th);
@@ -315,11 +364,21 @@ export class LimbLedger {
     this.outL = tl;
   }
 
-  /** Credits an inflow (ah, al) whose tainted part is (th, tl); same rules as `TaintLedger.credit`. */
-  credit(id: number, ah: number, al: number, th: number, tl: number, ordered: boolean): void {
+  /**
+   * Credits an inflow (ah, al) whose tainted part is (th, tl) to the entry at `slot`; same rules as
+   * `TaintLedger.credit`.
+   */
+  credit(slot: number, ah: number, al: number, th: number, tl: number, ordered: boolean): void {
     this.newH = 0;
     this.newL = 0;
-    if (this.subject[id] === 1) {
+    const rec = this.rec;
+    const r = slot * REC;
+    let kind = rec[r + KIND]!;
+    // The balance and whether it held taint before the inflow: a fifo entry's run of lots (ONE_RUN).
+    const oh = rec[r + BAL_H]!;
+    const ol = rec[r + BAL_L]!;
+    const heldTaint = rec[r + TAINT_H]! > 0 || (rec[r + TAINT_H] === 0 && rec[r + TAINT_L]! > 0);
+    if (kind === SUBJECT) {
       let nh = ah - th;
       let nl = al - tl;
       if (nl < 0) {
@@ -331,92 +390,128 @@ export class LimbLedger {
       th = ah;
       tl = al;
     }
-    let bl = this.rec[id * REC + BAL_L]! + al;
-    let bh = this.rec[id * REC + BAL_H]! + ah;
+    let bl = rec[r + BAL_L]! + al;
+    let bh = rec[r + BAL_H]! + ah;
     if (bl >= LIMB) {
       bl -= LIMB;
       bh += 1;
     }
     this.check(bh);
-    this.rec[id * REC + BAL_H] = bh;
-    this.rec[id * REC + BAL_L] = bl;
+    rec[r + BAL_H] = bh;
+    rec[r + BAL_L] = bl;
     const taintedPositive = th > 0 || (th === 0 && tl > 0);
     if (this.fifo) {
-      if (this.subject[id] === 1 || !taintedPositive || !ordered) {
+      const oneRun = rec[r + LOT_HEAD] === ONE_RUN;
+      // The inflow extends the run when it is of one kind and the run is of that kind or empty.
+      const runEmpty = oh === 0 && ol === 0;
+      if (kind === SUBJECT || !taintedPositive || !ordered) {
         if (taintedPositive && (th < ah || (th === ah && tl < al))) {
-          this.appendLot(id, th, tl, 1);
+          if (oneRun) this.spillRun(r, oh, ol, heldTaint);
+          this.appendLot(r, th, tl, 1);
           let ch = ah - th;
           let cl = al - tl;
           if (cl < 0) {
             cl += LIMB;
             ch -= 1;
           }
-          this.appendLot(id, ch, cl, 0);
-        } else {
-          this.appendLot(id, ah, al, taintedPositive ? 1 : 0);
+          this.appendLot(r, ch, cl, 0);
+        } else if (!oneRun || (!runEmpty && heldTaint !== taintedPositive)) {
+          if (oneRun) this.spillRun(r, oh, ol, heldTaint);
+          this.appendLot(r, ah, al, taintedPositive ? 1 : 0);
         }
-      } else {
+      } else if (!oneRun || this.pieceCount > 1 || (!runEmpty && (this.pieceTainted[0] === 1) !== heldTaint)) {
+        // (adjacent pieces of one kind are merged: a single piece is an inflow of one kind)
+        if (oneRun) this.spillRun(r, oh, ol, heldTaint);
         for (let i = 0; i < this.pieceCount; i++) {
-          this.appendLot(id, this.pieceH[i]!, this.pieceL[i]!, this.pieceTainted[i]!);
+          this.appendLot(r, this.pieceH[i]!, this.pieceL[i]!, this.pieceTainted[i]!);
         }
       }
-      this.addTaint(id, th, tl);
+      this.addTaint(r, th, tl);
     } else if (this.haircut) {
-      this.addTaint(id, th, tl);
+      this.addTaint(r, th, tl);
     } else {
-      if (taintedPositive) this.poisoned[id] = 1;
-      if (this.poisoned[id] === 1) {
-        this.rec[id * REC + TAINT_H] = bh;
-        this.rec[id * REC + TAINT_L] = bl;
+      if (taintedPositive && kind === CLEAN) {
+        kind = POISONED;
+        rec[r + KIND] = POISONED;
+      }
+      if (kind !== CLEAN) {
+        rec[r + TAINT_H] = bh;
+        rec[r + TAINT_L] = bl;
       } else {
-        this.rec[id * REC + TAINT_H] = 0;
-        this.rec[id * REC + TAINT_L] = 0;
+        rec[r + TAINT_H] = 0;
+        rec[r + TAINT_L] = 0;
       }
     }
   }
 
-  private addTaint(id: number, th: number, tl: number): void {
-    let l = this.rec[id * REC + TAINT_L]! + tl;
-    let h = this.rec[id * REC + TAINT_H]! + th;
+  private addTaint(r: number, th: number, tl: number): void {
+    let l = this.rec[r + TAINT_L]! + tl;
+    let h = this.rec[r + TAINT_H]! + th;
     if (l >= LIMB) {
       l -= LIMB;
       h += 1;
     }
     this.check(h);
-    this.rec[id * REC + TAINT_H] = h;
-    this.rec[id * REC + TAINT_L] = l;
+    this.rec[r + TAINT_H] = h;
+    this.rec[r + TAINT_L] = l;
   }
 
   taintHeld(id: number): bigint {
-    return limbsToBigint(this.rec[id * REC + TAINT_H]!, this.rec[id * REC + TAINT_L]!);
+    const r = this.slotOf[id]! * REC;
+    return limbsToBigint(this.rec[r + TAINT_H]!, this.rec[r + TAINT_L]!);
   }
 
   balanceHeld(id: number): bigint {
-    return limbsToBigint(this.rec[id * REC + BAL_H]!, this.rec[id * REC + BAL_L]!);
+    const r = this.slotOf[id]! * REC;
+    return limbsToBigint(this.rec[r + BAL_H]!, this.rec[r + BAL_L]!);
   }
 
   shortfallOf(id: number): bigint {
-    return limbsToBigint(this.rec[id * REC + SHORT_H]!, this.rec[id * REC + SHORT_L]!);
+    return limbsToBigint(this.short[2 * id]!, this.short[2 * id + 1]!);
   }
 
   isTainted(id: number): boolean {
-    if (this.poison) return this.poisoned[id] === 1;
-    const h = this.rec[id * REC + TAINT_H]!;
-    return h > 0 || (h === 0 && this.rec[id * REC + TAINT_L]! > 0);
+    const r = this.slotOf[id]! * REC;
+    if (this.poison) return this.rec[r + KIND] !== CLEAN;
+    const h = this.rec[r + TAINT_H]!;
+    return h > 0 || (h === 0 && this.rec[r + TAINT_L]! > 0);
   }
 
   isSubject(id: number): boolean {
-    return this.subject[id] === 1;
+    return this.rec[this.slotOf[id]! * REC + KIND] === SUBJECT;
   }
 
-  /** Consumes (ch, cl) from the head of the entry's lots; the tainted total goes to `outH/outL`. */
-  private consumeLots(id: number, ch: number, cl: number): void {
+  /** Consumes (ch, cl) from the head of the lots of the entry whose record starts at `r`; the tainted total goes to `outH/outL`. */
+  private consumeLots(r: number, ch: number, cl: number): void {
     this.pieceCount = 0;
+    if (this.rec[r + LOT_HEAD] === ONE_RUN) {
+      const taintH = this.rec[r + TAINT_H]!;
+      const taintL = this.rec[r + TAINT_L]!;
+      this.outH = 0;
+      this.outL = 0;
+      if (ch > 0 || (ch === 0 && cl > 0)) {
+        const tainted = taintH > 0 || (taintH === 0 && taintL > 0);
+        this.pushPiece(ch, cl, tainted ? 1 : 0);
+        if (tainted) {
+          let rh = taintH - ch;
+          let rl = taintL - cl;
+          if (rl < 0) {
+            rl += LIMB;
+            rh -= 1;
+          }
+          this.rec[r + TAINT_H] = rh;
+          this.rec[r + TAINT_L] = rl;
+          this.outH = ch;
+          this.outL = cl;
+        }
+      }
+      return;
+    }
     let lh = ch;
     let ll = cl;
     let th = 0;
     let tl = 0;
-    let head = this.rec[id * REC + LOT_HEAD]!;
+    let head = this.rec[r + LOT_HEAD]!;
     while (lh > 0 || (lh === 0 && ll > 0)) {
       const xh = this.lots[head * LOT + LOT_H]!;
       const xl = this.lots[head * LOT + LOT_L]!;
@@ -456,18 +551,49 @@ export class LimbLedger {
         this.lots[head * LOT + LOT_L] = rl;
       }
     }
-    this.rec[id * REC + LOT_HEAD] = head;
-    if (head === -1) this.rec[id * REC + LOT_TAIL] = -1;
-    let rh = this.rec[id * REC + TAINT_H]! - th;
-    let rl = this.rec[id * REC + TAINT_L]! - tl;
+    this.rec[r + LOT_HEAD] = head;
+    if (head === -1) this.rec[r + LOT_TAIL] = -1;
+    let rh = this.rec[r + TAINT_H]! - th;
+    let rl = this.rec[r + TAINT_L]! - tl;
     if (rl < 0) {
       rl += LIMB;
       rh -= 1;
     }
-    this.rec[id * REC + TAINT_H] = rh;
-    this.rec[id * REC + TAINT_L] = rl;
+    this.rec[r + TAINT_H] = rh;
+    this.rec[r + TAINT_L] = rl;
     this.outH = th;
     this.outL = tl;
+  }
+
+  /** Turns a run of lots (ONE_RUN) of (h, l) into a list, to append lots of another kind after it. */
+  private spillRun(r: number, h: number, l: number, tainted: boolean): void {
+    this.rec[r + LOT_HEAD] = -1;
+    this.rec[r + LOT_TAIL] = -1;
+    this.appendLot(r, h, l, tainted ? 1 : 0);
+  }
+
+  /**
+   * Back to a run (ONE_RUN) when the entry's lots are at most one lot holding its whole balance, and its
+   * taint is all or none of it (a list that started below zero may hold more than the balance).
+   */
+  private toOneRun(r: number): void {
+    const rec = this.rec;
+    const head = rec[r + LOT_HEAD]!;
+    const bh = rec[r + BAL_H]!;
+    const bl = rec[r + BAL_L]!;
+    const taintH = rec[r + TAINT_H]!;
+    const taintL = rec[r + TAINT_L]!;
+    if (head === -1) {
+      if (bh === 0 && bl === 0 && taintH === 0 && taintL === 0) rec[r + LOT_HEAD] = ONE_RUN;
+      return;
+    }
+    const lots = this.lots;
+    if (lots[head * LOT + LOT_H] !== bh || lots[head * LOT + LOT_L] !== bl) return;
+    if (lots[head * LOT + LOT_TAINTED] === 1 ? taintH !== bh || taintL !== bl : taintH !== 0 || taintL !== 0) return;
+    lots[head * LOT + LOT_NEXT] = this.freeLot;
+    this.freeLot = head;
+    rec[r + LOT_HEAD] = ONE_RUN;
+    rec[r + LOT_TAIL] = -1;
   }
 
   private pushPiece(h: number, l: number, isTainted: number): void {
@@ -494,9 +620,9 @@ export class LimbLedger {
     }
   }
 
-  private appendLot(id: number, h: number, l: number, isTainted: number): void {
+  private appendLot(r: number, h: number, l: number, isTainted: number): void {
     if (h === 0 && l === 0) return;
-    const tail = this.rec[id * REC + LOT_TAIL]!;
+    const tail = this.rec[r + LOT_TAIL]!;
     if (tail !== -1 && this.lots[tail * LOT + LOT_TAINTED] === isTainted) {
       let nl = this.lots[tail * LOT + LOT_L]! + l;
       let nh = this.lots[tail * LOT + LOT_H]! + h;
@@ -519,8 +645,8 @@ export class LimbLedger {
     this.lots[lot * LOT + LOT_L] = l;
     this.lots[lot * LOT + LOT_TAINTED] = isTainted;
     this.lots[lot * LOT + LOT_NEXT] = -1;
-    if (tail === -1) this.rec[id * REC + LOT_HEAD] = lot;
+    if (tail === -1) this.rec[r + LOT_HEAD] = lot;
     else this.lots[tail * LOT + LOT_NEXT] = lot;
-    this.rec[id * REC + LOT_TAIL] = lot;
+    this.rec[r + LOT_TAIL] = lot;
   }
 }

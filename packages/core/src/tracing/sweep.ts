@@ -95,8 +95,6 @@ export interface SweepTables {
   readonly hopNow: Uint8Array;
   readonly parentEdge: Int32Array;
   readonly openEdge: Int32Array;
-  /** Ledger id + 1 of (node × assets + asset), 0: none; the event-order engine's index (compact, unlike `pairRec`). */
-  readonly entryIds: Int32Array;
 }
 
 /**
@@ -144,7 +142,6 @@ export function createSweepTables(nodeCount: number, assetCount: number): SweepT
     hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
     parentEdge: new Int32Array(nodeCount).fill(-1),
     openEdge: new Int32Array(nodeCount).fill(-1),
-    entryIds: new Int32Array(nodeCount * assets),
   };
 }
 
@@ -166,8 +163,6 @@ export function resetSweepTables(
   if (pairRec) {
     for (let id = 0; id < entryNode.length; id++) pairRec[entryNode[id]! * stride + entryAsset[id]!] = 0;
   }
-  const assets = stride / 3;
-  for (let id = 0; id < entryNode.length; id++) tables.entryIds[entryNode[id]! * assets + entryAsset[id]!] = 0;
   for (const node of touchedNodes(state, graph.nodeCount)) {
     tables.hopNow[node] = UNREACHED;
     tables.parentEdge[node] = -1;

@@ -1,7 +1,7 @@
 import { assetKey, normalizeAddress, type UsdPrice } from "./amounts";
 import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputation } from "./computation";
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
-import { runEventOrderTrace } from "./event-order";
+import { resetWalkTables, runEventOrderTrace } from "./event-order";
 import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
 import { builtInLabels, isBurnAddress, ZERO_ADDRESS } from "./labels";
 import { LimbLedger } from "./limb-ledger";
@@ -177,6 +177,8 @@ interface TraceScratch {
   tables: SweepTables;
   limbLedger: LimbLedger;
   tally: LimbTally;
+  /** The event-order walk gave the trace (it wrote fewer of the tables than discovery and the sweep). */
+  walked: boolean;
 }
 const scratchPool = new WeakMap<TransferGraph, TraceScratch[]>();
 /** Sets kept per graph: enough for the traces a process runs at once over one graph. */
@@ -195,13 +197,15 @@ function takeScratch(graph: TransferGraph, maxHops: number): TraceScratch {
     tables: createSweepTables(graph.nodeCount, graph.assets.length),
     limbLedger: new LimbLedger("fifo"),
     tally: new LimbTally(1),
+    walked: false,
   };
 }
 
 /** Restores what the computation's trace wrote and pools its arrays; the computation must not be read after. */
 function returnScratch(computation: TraceComputation, scratch: TraceScratch): void {
   const { graph, state, sweep } = computation;
-  resetSweepTables(scratch.tables, graph, state, sweep.edgeEvent, sweep.entryNode, sweep.entryAsset);
+  if (scratch.walked) resetWalkTables(scratch.tables, state);
+  else resetSweepTables(scratch.tables, graph, state, sweep.edgeEvent, sweep.entryNode, sweep.entryAsset);
   let pool = scratchPool.get(graph);
   if (!pool) {
     pool = [];
@@ -311,6 +315,7 @@ function computeWithScratch(
         labelsOf,
       })
     : null;
+  scratch.walked = sweep !== null;
   if (!sweep) {
     // Discovery, then the sweep (over bigint when a value is beyond the limbs' range).
     if (walkable) {

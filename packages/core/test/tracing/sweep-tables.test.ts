@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   computeTraceOnGraph,
   createSweepTables,
+  DiscoveryState,
   generateSyntheticChain,
   resetSweepTables,
   runSweep,
@@ -16,6 +17,7 @@ import {
   type TaintModel,
   type TraceComputation,
 } from "../../src/index";
+import { resetWalkTables, runEventOrderTrace } from "../../src/tracing/event-order";
 
 const MODELS: TaintModel[] = ["fifo", "haircut", "poison"];
 const chain = generateSyntheticChain({ seed: 21, users: 300, events: 6_000, scenarios: 1 });
@@ -80,7 +82,6 @@ function columns(tables: SweepTables) {
     hopNow: [...tables.hopNow],
     parentEdge: [...tables.parentEdge],
     openEdge: [...tables.openEdge],
-    entryIds: [...tables.entryIds],
   };
 }
 
@@ -128,4 +129,47 @@ describe("sweep tables", () => {
       );
     }
   });
+
+  it("restores the tables and discovery state an event-order walk wrote to exactly what fresh ones hold", () => {
+    const fresh = columns(createSweepTables(graph.nodeCount, graph.assets.length));
+    const state = new DiscoveryState(6);
+    state.ensureCapacity(graph.nodeCount);
+    const freshState = stateColumns(state);
+    const tables = createSweepTables(graph.nodeCount, graph.assets.length);
+    for (const model of MODELS) {
+      for (const address of chain.busiestUsers.slice(0, 8)) state.addSubject(graph.nodeOf(address)!, 1);
+      const sweep = runEventOrderTrace({
+        graph,
+        state,
+        tables,
+        ledger: new TaintLedger(model),
+        genesisLimbs: graph.genesisLimbs!,
+        maxHops: 6,
+        minValueOf: () => 1n,
+        labelsOf: graph.nodeLabels!,
+        hubEventLimit: 10_000_000,
+        maxExpansions: 1_000_000,
+        maxEdges: 10_000_000,
+        deadlineReached: () => false,
+        signal: undefined,
+        lastBlock: graph.block[graph.eventCount - 1]!,
+      })!;
+      expect(sweep.entryNode.length).toBeGreaterThan(100);
+      expect(columns(tables)).not.toEqual(fresh);
+      resetWalkTables(tables, state);
+      expect(columns(tables)).toEqual(fresh);
+      expect(stateColumns(state)).not.toEqual(freshState);
+      state.reset(6);
+      expect(stateColumns(state)).toEqual(freshState);
+    }
+  });
 });
+
+function stateColumns(state: DiscoveryState) {
+  const { minHop, arrivalBlock, arrivalSub, arrivalTime, scannedHop, scanBlock, scanSub, loadedFrom } = state;
+  const { admittedFrom, flags, queuedAt, arrivalRank, scanRank, touched, expanded, labelOf } = state;
+  return [minHop, arrivalBlock, arrivalSub, arrivalTime, scannedHop, scanBlock, scanSub, loadedFrom, admittedFrom]
+    .concat([flags, queuedAt, arrivalRank, scanRank])
+    .map((column) => [...column])
+    .concat([[...touched], [...expanded], [...labelOf.keys()]]);
+}
