@@ -1,7 +1,7 @@
-import { hashCanonical } from "./hashing";
 import { assetKey, toResultAmount } from "./tracing/amounts";
 import { compareText, labelsValidAt } from "./tracing/labels";
-import type { AddressLabel, ChainRequestRef, Transfer } from "./tracing/types";
+import { type ChainRequestSource, chainRequestSource } from "./tracing/result";
+import type { AddressLabel, Transfer } from "./tracing/types";
 
 /**
  * The 2026-06-11 synchronous crypto analyses (transaction timeline, exchange hypotheses, stablecoin
@@ -67,36 +67,6 @@ export interface TimelineEntry {
   notes: string;
   /** the source_id of the provider request the transfer was read from (an entry of the timeline's sources) */
   source_refs: string[];
-}
-
-/** A provider request as a source manifest entry, named as an asset map's manifest names it. */
-export interface ChainRequestSource {
-  source_id: string;
-  source_type: "chain_request";
-  title: string;
-  uri: string | null;
-  hash: string;
-  provider: string;
-  method: string;
-  block_range: [string, string] | null;
-  fetched_at: string;
-  finalized: boolean;
-}
-
-/** `src_` and 20 hex characters of the request's hash: the same id an asset map gives the same request. */
-export function chainRequestSource(ref: ChainRequestRef): ChainRequestSource {
-  return {
-    source_id: `src_${hashCanonical({ provider: ref.provider, request_hash: ref.request_hash }).slice(0, 20)}`,
-    source_type: "chain_request",
-    title: `${ref.provider} ${ref.method}${ref.block_range ? ` blocks ${ref.block_range[0]}-${ref.block_range[1]}` : ""}`,
-    uri: ref.uri,
-    hash: ref.request_hash,
-    provider: ref.provider,
-    method: ref.method,
-    block_range: ref.block_range,
-    fetched_at: ref.fetched_at,
-    finalized: ref.finalized,
-  };
 }
 
 export interface TimelineInput {

@@ -254,6 +254,36 @@ const MODEL_DESCRIPTIONS: Record<TaintModel, string> = {
   poison: "every outflow after taint arrives counts as tainted: reach only, amounts over-count",
 };
 
+/** A provider request as a source manifest entry, named as an asset map's manifest names it. */
+export interface ChainRequestSource {
+  source_id: string;
+  source_type: "chain_request";
+  title: string;
+  uri: string | null;
+  hash: string;
+  provider: string;
+  method: string;
+  block_range: [string, string] | null;
+  fetched_at: string;
+  finalized: boolean;
+}
+
+/** `src_` and 20 hex characters of the request's hash: the same id an asset map gives the same request. */
+export function chainRequestSource(ref: ChainRequestRef): ChainRequestSource {
+  return {
+    source_id: `src_${shortHash({ provider: ref.provider, request_hash: ref.request_hash })}`,
+    source_type: "chain_request",
+    title: `${ref.provider} ${ref.method}${ref.block_range ? ` blocks ${ref.block_range[0]}-${ref.block_range[1]}` : ""}`,
+    uri: ref.uri,
+    hash: ref.request_hash,
+    provider: ref.provider,
+    method: ref.method,
+    block_range: ref.block_range,
+    fetched_at: ref.fetched_at,
+    finalized: ref.finalized,
+  };
+}
+
 function shortHash(value: unknown): string {
   return hashCanonical(value).slice(0, 20);
 }
@@ -306,22 +336,9 @@ export async function assembleTraceResult(
 
   const sources = new Map<string, SourceEntry>();
   const chainSource = (ref: ChainRequestRef): string => {
-    const id = `src_${shortHash({ provider: ref.provider, request_hash: ref.request_hash })}`;
-    if (!sources.has(id)) {
-      sources.set(id, {
-        source_id: id,
-        source_type: "chain_request",
-        title: `${ref.provider} ${ref.method}${ref.block_range ? ` blocks ${ref.block_range[0]}-${ref.block_range[1]}` : ""}`,
-        uri: ref.uri,
-        hash: ref.request_hash,
-        provider: ref.provider,
-        method: ref.method,
-        block_range: ref.block_range,
-        fetched_at: ref.fetched_at,
-        finalized: ref.finalized,
-      });
-    }
-    return id;
+    const source = chainRequestSource(ref);
+    if (!sources.has(source.source_id)) sources.set(source.source_id, source);
+    return source.source_id;
   };
   const graphSourceIds = graph.sources.map((ref) => chainSource(ref));
   sources.clear();
