@@ -70,14 +70,42 @@ async function alertsOf(owner: TestKey, query = ""): Promise<Alert[]> {
   }
 }
 
-/** A watchlist holding LISTED, swept: one `new` sanctions alert to triage. */
-async function newAlert(owner: TestKey): Promise<Alert> {
-  const watchlist = await newWatchlist(owner);
-  await watch(owner, watchlist.watchlist_id, [LISTED]);
+/** Every rule off but exchange proximity: a watchlist of EXCHANGE_USER raises only those. */
+const EXCHANGE_ONLY = {
+  wallet_movement: false,
+  stablecoin_exposure: false,
+  sanctions: false,
+  deadline: false,
+  compliance: false,
+};
+
+/**
+ * A watchlist holding EXCHANGE_USER (on no list, so its matter is not held), swept with only exchange
+ * proximity on: a `new` alert to triage (the watchlist's first).
+ */
+async function newAlert(owner: TestKey, matter?: Matter): Promise<Alert> {
+  const watchlist = await newWatchlist(owner, { thresholds: EXCHANGE_ONLY }, matter);
+  await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER]);
   await sweep(owner);
   const [alert] = await alertsOf(owner, `&watchlist_id=${watchlist.watchlist_id}`);
   if (!alert) throw new Error("the sweep raised no alert");
   return alert;
+}
+
+/** A watchlist holding LISTED, swept: its sanctions alert (the matter is now held). */
+async function newListedAlert(owner: TestKey, matter?: Matter): Promise<Alert> {
+  const watchlist = await newWatchlist(owner, {}, matter);
+  await watch(owner, watchlist.watchlist_id, [LISTED]);
+  await sweep(owner);
+  const [alert] = await alertsOf(owner, `&watchlist_id=${watchlist.watchlist_id}&type=sanctions`);
+  if (!alert) throw new Error("the sweep raised no sanctions alert");
+  return alert;
+}
+
+async function openHitsOf(owner: TestKey, matterId: string) {
+  return app().sql<{ id: string; party_id: string | null; screen_id: string | null; subject: string | null }[]>`
+    select id, party_id, screen_id, subject from sanctions_hits
+     where organization_id = ${owner.organizationId} and matter_id = ${matterId} and status = 'open'`;
 }
 
 /** Every transfer of an address on the sandbox chain, read straight from the provider. */
@@ -336,8 +364,13 @@ describe("the monitoring sweep over the synthetic chain", () => {
     const watchlist = await newWatchlist(owner);
     await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER, LISTED]);
     const [result] = await sweep(owner);
-    const alerts = await alertsOf(owner);
-    expect(result).toMatchObject({ watchlist_id: watchlist.watchlist_id, skipped: null, alerts_raised: alerts.length });
+    const all = await alertsOf(owner);
+    expect(result).toMatchObject({ watchlist_id: watchlist.watchlist_id, skipped: null, alerts_raised: all.length });
+    // LISTED on the list is also the matter's sanctions hit: a case-record compliance alert beside the chain's.
+    expect(all.filter((alert) => alert.watchlist_id === null).map((alert) => [alert.type, alert.target.kind])).toEqual([
+      ["compliance", "sanctions_hit"],
+    ]);
+    const alerts = all.filter((alert) => alert.watchlist_id !== null);
 
     const exchangeTransfers = await transfersOf(EXCHANGE_USER);
     const peerTransfers = await transfersOf(SANCTIONED_PEER);
@@ -397,7 +430,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
 
     // One matter.updated per alert, by the sweep's system actor.
     const changes = await monitoringChanges(owner);
-    expect(changes.filter((change) => change.change === "alert.raised")).toHaveLength(alerts.length);
+    expect(changes.filter((change) => change.change === "alert.raised")).toHaveLength(all.length);
     const read = Watchlist.parse(
       (await app().legacyRequest("GET", `/v1/watchlists/${watchlist.watchlist_id}`, { key: owner.key })).json,
     );
@@ -479,6 +512,188 @@ describe("the monitoring sweep over the synthetic chain", () => {
     expect(read.addresses.map((address) => address.swept_to_block)).toEqual([null]);
   });
 
+  it("records a watched address on the sanctions list as the matter's sanctions hit, holding the matter", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const watchlist = await newWatchlist(owner, {}, matter);
+    await watch(owner, watchlist.watchlist_id, [LISTED]);
+    await sweep(owner);
+    const hits = await openHitsOf(owner, matter.id);
+    expect(hits).toHaveLength(1);
+    expect(hits[0]).toMatchObject({ party_id: null, subject: "wallet" });
+    expect(hits[0]?.screen_id).toMatch(/^sanc_/);
+    const read = await app().legacyRequest("GET", `/v1/matters/${matter.id}`, { key: owner.key });
+    expect(read.json).toMatchObject({ sanctions_hold: true });
+    // The hold's event, in the sweep's transaction, naming the hit.
+    const [held] = await app().sql<{ n: number }[]>`
+      select count(*)::int as n from events where organization_id = ${owner.organizationId}
+         and type = 'matter.updated' and data->'sanctions_hits'->0->>'hit_id' = ${hits[0]?.id ?? ""}`;
+    expect(held?.n).toBe(1);
+    // Its compliance alert is raised by the same sweep, beside the sanctions alert.
+    const alerts = await alertsOf(owner);
+    expect(alerts.map((a) => [a.type, a.target.kind]).sort()).toEqual([
+      ["compliance", "sanctions_hit"],
+      ["sanctions", "address"],
+    ]);
+    // Swept again, and screened by the sanctions operation: still the one hit.
+    await sweep(owner);
+    const screen = await app().legacyRequest("POST", "/v1/sanctions/screen", {
+      key: owner.key,
+      body: { matter_id: matter.id, wallets: [LISTED] },
+    });
+    expect({ status: screen.status, body: screen.json }).toMatchObject({
+      status: 200,
+      body: { status: "hit", review_id: hits[0]?.screen_id },
+    });
+    expect(await openHitsOf(owner, matter.id)).toHaveLength(1);
+  });
+
+  it("raises only an alert, and holds nothing, for a counterparty the chain data labels sanctioned", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const watchlist = await newWatchlist(owner, {}, matter);
+    await watch(owner, watchlist.watchlist_id, [SANCTIONED_PEER]);
+    await sweep(owner);
+    expect(await alertsOf(owner, "&type=sanctions")).toHaveLength(1);
+    expect(await openHitsOf(owner, matter.id)).toEqual([]);
+    const read = await app().legacyRequest("GET", `/v1/matters/${matter.id}`, { key: owner.key });
+    expect(read.json).toMatchObject({ sanctions_hold: false });
+  });
+
+  it("raises one compliance alert for one pending review, however often the judgment is edited", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const intake = await app().legacyRequest("POST", "/v1/judgments/intake", {
+      key: owner.key,
+      body: judgmentBody(matter.id),
+    });
+    expect(intake.status).toBe(201);
+    const judgmentId = (intake.json as { id: string }).id;
+    await newWatchlist(owner, { thresholds: { deadline: false } }, matter);
+    const patch = async (review_state: Record<string, unknown>) => {
+      const response = await app().legacyRequest("PATCH", `/v1/judgments/${judgmentId}`, {
+        key: owner.key,
+        body: { review_state },
+      });
+      expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
+    };
+    await patch({ review_status: "pending" });
+    await sweep(owner);
+    await patch({ review_owner: "R. Viewer" });
+    await sweep(owner);
+    await patch({ review_notes: "Reading the docket." });
+    await sweep(owner);
+    const reviews = (await alertsOf(owner, "&type=compliance")).filter((a) => a.target.kind === "judgment");
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]).toMatchObject({ target: { id: judgmentId }, fact: { pending_since: null } });
+  });
+
+  it("sweeps the other watchlists when one watchlist's write fails, reporting it and keeping its cursors", async () => {
+    const owner = await app().mintLegacyKey();
+    // A transfer whose hash Postgres cannot store (a NUL character): the poisoned watchlist's write fails.
+    const POISONED = "0x00000000000000000000000000000000000000b1";
+    const poisoned = await newWatchlist(owner);
+    await watch(owner, poisoned.watchlist_id, [POISONED]);
+    const healthy = await newWatchlist(owner);
+    await watch(owner, healthy.watchlist_id, [EXCHANGE_USER]);
+    const sandbox = sandboxTraceSource();
+    const providers = {
+      sandbox: () => ({
+        ...sandbox,
+        provider: {
+          network: CHAIN,
+          kind: "synthetic" as const,
+          name: "poisoned",
+          head: (signal?: AbortSignal) => sandbox.provider.head(signal),
+          transfers: async (query: Parameters<typeof sandbox.provider.transfers>[0]) => {
+            if (query.address !== POISONED) return sandbox.provider.transfers(query);
+            const transfer: Transfer = {
+              network: CHAIN,
+              tx_hash: "0xbad\u0000",
+              event_index: -1,
+              block: query.fromBlock,
+              block_time: 1_700_000_000,
+              tx_index: 0,
+              from: POISONED,
+              to: EXCHANGE_USER,
+              asset: { kind: "native", contract: null, symbol: "ETH", decimals: 18 },
+              amount: 10n ** 18n,
+              source_ref: {
+                provider: "poisoned",
+                method: "synthetic.transfers",
+                request_hash: "0".repeat(64),
+                block_range: [String(query.fromBlock), String(query.toBlock)],
+                fetched_at: "2026-01-01T00:00:00.000Z",
+                finalized: true,
+                uri: null,
+              },
+            };
+            return { items: [transfer], next: null };
+          },
+        },
+      }),
+      live: null,
+    };
+    const results = await sweepMonitoring(app().deps, providers, { tenant: tenantOf(owner) });
+    const byId = new Map(results.map((result) => [result.watchlist_id, result]));
+    expect(results.map((result) => result.watchlist_id)).toEqual([poisoned.watchlist_id, healthy.watchlist_id]);
+    expect(byId.get(poisoned.watchlist_id)).toMatchObject({ failed: true, alerts_raised: 0 });
+    expect(byId.get(poisoned.watchlist_id)?.skipped).toContain("failed");
+    expect(byId.get(healthy.watchlist_id)).toMatchObject({ failed: false, skipped: null });
+    expect(byId.get(healthy.watchlist_id)?.alerts_raised).toBeGreaterThan(0);
+    expect(await alertsOf(owner, `&watchlist_id=${poisoned.watchlist_id}`)).toEqual([]);
+    const read = Watchlist.parse(
+      (await app().legacyRequest("GET", `/v1/watchlists/${poisoned.watchlist_id}`, { key: owner.key })).json,
+    );
+    expect(read.addresses.map((address) => address.swept_to_block)).toEqual([null]);
+    expect(read.last_swept_at).toBeNull();
+  });
+
+  it("takes a bounded number of alerts per watchlist per sweep, continuing from the last block taken", async () => {
+    const bounded = await app().mintLegacyKey();
+    const unbounded = await app().mintLegacyKey();
+    for (const owner of [bounded, unbounded]) {
+      const watchlist = await newWatchlist(owner);
+      await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
+    }
+    await sweep(unbounded);
+    const expected = await alertsOf(unbounded);
+    const head = (await sandboxTraceSource().provider.head()).finalized;
+    const cap = 5;
+    const runs: { raised: number; capped: boolean; cursors: (string | null)[] }[] = [];
+    for (let run = 0; run < 200; run++) {
+      const [result] = await sweepMonitoring(app().deps, createTraceProviders(null), {
+        tenant: tenantOf(bounded),
+        maxAlertsPerWatchlist: cap,
+      });
+      const [watchlist] = WatchlistList.parse(
+        (await app().legacyRequest("GET", "/v1/watchlists", { key: bounded.key })).json,
+      ).data;
+      runs.push({
+        raised: result?.alerts_raised ?? 0,
+        capped: result?.capped ?? false,
+        cursors: watchlist?.addresses.map((address) => address.swept_to_block) ?? [],
+      });
+      if (!result?.capped) break;
+    }
+    expect(runs.length).toBeGreaterThan(1);
+    expect(runs[0]?.capped).toBe(true);
+    expect(runs[0]?.cursors.some((cursor) => cursor !== head.toString())).toBe(true);
+    // A run stops after the block at which it reaches the bound: at most a block's alerts over it.
+    // Each transfer raises at most five (movement, exchange, stablecoin, a listed and a labelled counterparty).
+    const transfersPerBlock = new Map<string, number>();
+    for (const transfer of (await Promise.all([EXCHANGE_USER, SANCTIONED_PEER].map(transfersOf))).flat()) {
+      const block = transfer.block.toString();
+      transfersPerBlock.set(block, (transfersPerBlock.get(block) ?? 0) + 1);
+    }
+    const perBlock = 5 * Math.max(...transfersPerBlock.values());
+    expect(runs.every((run) => run.raised < cap + perBlock)).toBe(true);
+    expect(runs.at(-1)?.cursors).toEqual([head.toString(), head.toString()]);
+    const got = await alertsOf(bounded);
+    const key = (a: Alert) => `${a.type}|${a.target.id}|${a.fact.tx_hash}|${a.fact.event_index}|${a.reason}`;
+    expect(got.map(key).sort()).toEqual(expected.map(key).sort());
+  });
+
   it("follows the thresholds: a movement below the minimum and a rule turned off raise nothing", async () => {
     const owner = await app().mintLegacyKey();
     const watchlist = await newWatchlist(owner, {
@@ -523,6 +738,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
     const watchlist = await newWatchlist(owner);
     await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, LISTED]);
     const other = await newAlert(owner);
+    const ofOther = await alertsOf(owner, `&watchlist_id=${other.watchlist_id}`);
     const all = await alertsOf(owner);
     const sanctions = await alertsOf(owner, "&type=sanctions");
     expect(sanctions.map((a) => a.alert_id).sort()).toEqual(
@@ -531,9 +747,10 @@ describe("the monitoring sweep over the synthetic chain", () => {
         .map((a) => a.alert_id)
         .sort(),
     );
-    expect(sanctions.length).toBe(2);
+    expect(sanctions.map((a) => a.target.id)).toEqual([LISTED]);
     const ofMatter = await alertsOf(owner, `&matter_id=${other.matter_id}`);
-    expect(ofMatter.map((a) => a.alert_id)).toEqual([other.alert_id]);
+    expect(ofMatter.map((a) => a.alert_id).sort()).toEqual(ofOther.map((a) => a.alert_id).sort());
+    expect(ofMatter.every((a) => a.type === "exchange_proximity")).toBe(true);
     await app().legacyRequest("POST", `/v1/alerts/${other.alert_id}/triage`, {
       key: owner.key,
       body: { status: "closed" },
@@ -602,7 +819,7 @@ describe("alert triage", () => {
       select type from events where organization_id = ${owner.organizationId}
          and audit_ref = ${response.headers.get("svc-request-id") ?? ""} order by sequence`;
     expect(events.map((event) => event.type).sort()).toEqual(["matter.updated", "packet.created"]);
-    expect(JSON.stringify(packet)).toContain(LISTED);
+    expect(JSON.stringify(packet)).toContain(EXCHANGE_USER);
     expect(JSON.stringify(packet)).toContain(alert.alert_id);
   });
 
@@ -663,19 +880,20 @@ describe("alert triage", () => {
     expect(await triagedCount(owner)).toBe(0);
   });
 
-  it("creates the follow-up action in the same transaction, linked to the packet created with it", async () => {
-    const owner = await app().mintLegacyKey();
+  /** A case whose judgment is validated (the matter has authority), with EXCHANGE_USER watched and swept. */
+  async function authorizedAlert(owner: TestKey) {
     const record = await createCase(legacyApp(), owner);
     const validated = await app().legacyRequest("POST", `/v1/judgments/${record.judgment.id}/validate`, {
       key: owner.key,
       body: { consumer_debt: false },
     });
     expect({ status: validated.status, body: validated.json }).toMatchObject({ body: { enforcement_ready: true } });
-    const watchlist = await newWatchlist(owner, {}, record.matter);
-    await watch(owner, watchlist.watchlist_id, [LISTED]);
-    await sweep(owner);
-    const [alert] = await alertsOf(owner, "&type=sanctions");
-    if (!alert) throw new Error("no sanctions alert");
+    return { record, alert: await newAlert(owner, record.matter) };
+  }
+
+  it("creates the follow-up action in the same transaction, linked to the packet created with it", async () => {
+    const owner = await app().mintLegacyKey();
+    const { record, alert } = await authorizedAlert(owner);
     const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
       key: owner.key,
       body: { status: "actionable", create_action: true, create_packet_type: "exchange_freeze" },
@@ -688,7 +906,7 @@ describe("alert triage", () => {
     expect(action.json).toMatchObject({
       matter_id: record.matter.id,
       type: "alert_follow_up",
-      priority: "urgent",
+      priority: "high",
       status: "open",
       linked_packet_id: triaged.triage.packet_id,
     });
@@ -699,6 +917,135 @@ describe("alert triage", () => {
       select type from events where organization_id = ${owner.organizationId}
          and audit_ref = ${response.headers.get("svc-request-id") ?? ""} order by sequence`;
     expect(events.map((event) => event.type).sort()).toEqual(["matter.updated", "matter.updated", "packet.created"]);
+  });
+
+  it("refuses the follow-up packet of a watched address on the sanctions list (403 sanctions_gate), writing nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await createCase(legacyApp(), owner);
+    const validated = await app().legacyRequest("POST", `/v1/judgments/${record.judgment.id}/validate`, {
+      key: owner.key,
+      body: { consumer_debt: false },
+    });
+    expect({ status: validated.status, body: validated.json }).toMatchObject({ body: { enforcement_ready: true } });
+    const alert = await newListedAlert(owner, record.matter);
+    const before = await countEvents(app().sql, owner.organizationId);
+    for (const body of [
+      { status: "actionable", create_packet_type: "exchange_freeze" },
+      { status: "actionable", create_action: true },
+    ]) {
+      expectError(
+        await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, { key: owner.key, body }),
+        403,
+        "sanctions_gate",
+      );
+    }
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    expect(await countOf(owner, "packets")).toBe(0);
+    expect(await countOf(owner, "actions")).toBe(0);
+    expect(await triagedCount(owner)).toBe(0);
+  });
+
+  it("keeps the notes recorded when a later triage sends none", async () => {
+    const owner = await app().mintLegacyKey();
+    const alert = await newAlert(owner);
+    const path = `/v1/alerts/${alert.alert_id}/triage`;
+    const first = await app().legacyRequest("POST", path, {
+      key: owner.key,
+      body: { status: "actionable", notes: "Deposit at the exchange" },
+    });
+    expect(first.status).toBe(200);
+    const second = await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated" } });
+    expect(second.status).toBe(200);
+    expect(Alert.parse(second.json).triage.notes).toBe("Deposit at the exchange");
+    const third = await app().legacyRequest("POST", path, {
+      key: owner.key,
+      body: { status: "actionable", notes: "Counsel asked for a referral" },
+    });
+    expect(Alert.parse(third.json).triage.notes).toBe("Counsel asked for a referral");
+  });
+
+  it("creates one packet and one action per alert: asking again is 409 naming the field and the one it has", async () => {
+    const owner = await app().mintLegacyKey();
+    const { alert } = await authorizedAlert(owner);
+    const path = `/v1/alerts/${alert.alert_id}/triage`;
+    const first = await app().legacyRequest("POST", path, {
+      key: owner.key,
+      body: { status: "actionable", create_action: true, create_packet_type: "law_enforcement_referral" },
+    });
+    expect({ status: first.status, body: first.json }).toMatchObject({ status: 200 });
+    const triaged = Alert.parse(first.json);
+    const before = await countEvents(app().sql, owner.organizationId);
+    const packet = expectError(
+      await app().legacyRequest("POST", path, {
+        key: owner.key,
+        body: { status: "escalated", create_packet_type: "exchange_freeze" },
+      }),
+      409,
+      "conflict",
+    );
+    expect(packet.error.param).toBe("create_packet_type");
+    expect(packet.error.message).toContain(triaged.triage.packet_id ?? "packet id");
+    const action = expectError(
+      await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated", create_action: true } }),
+      409,
+      "conflict",
+    );
+    expect(action.error.param).toBe("create_action");
+    expect(action.error.message).toContain(triaged.triage.action_id ?? "action id");
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    expect(await countOf(owner, "packets")).toBe(1);
+    expect(await countOf(owner, "actions")).toBe(1);
+    // Moving on without a new follow-up is still allowed, and keeps the ones it has.
+    const moved = await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated" } });
+    expect(Alert.parse(moved.json).triage).toMatchObject({
+      packet_id: triaged.triage.packet_id,
+      action_id: triaged.triage.action_id,
+    });
+  });
+
+  it("creates at most one packet under a concurrent burst of triages of one alert", async () => {
+    const owner = await app().mintLegacyKey();
+    const alert = await newAlert(owner);
+    const path = `/v1/alerts/${alert.alert_id}/triage`;
+    const responses = await Promise.all(
+      ["actionable", "escalated", "actionable", "escalated", "actionable", "escalated"].map((status) =>
+        app().legacyRequest("POST", path, {
+          key: owner.key,
+          body: { status, create_packet_type: "law_enforcement_referral" },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    expect(await countOf(owner, "packets")).toBe(1);
+    const read = (await alertsOf(owner)).find((a) => a.alert_id === alert.alert_id);
+    expect(read?.triage.packet_id).toMatch(/^pkt_/);
+  });
+
+  it("refuses a packet type that is not a follow-up of an alert with 422 listing the allowed ones", async () => {
+    const owner = await app().mintLegacyKey();
+    const alert = await newAlert(owner);
+    const before = await countEvents(app().sql, owner.organizationId);
+    for (const type of ["ofac_report", "sanctions_review", "destination_wallet_certificate", "issuer_freeze"]) {
+      const envelope = expectError(
+        await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
+          key: owner.key,
+          body: { status: "actionable", create_packet_type: type },
+        }),
+        422,
+        "invalid_request",
+      );
+      expect(envelope.error.param).toBe("create_packet_type");
+      expect(ValidationDetails.parse(envelope.error.details).allowed).toEqual([
+        "exchange_intercept",
+        "vasp_legal_process",
+        "exchange_freeze",
+        "exchange_turnover",
+        "turnover_workflow",
+        "law_enforcement_referral",
+      ]);
+    }
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+    expect(await triagedCount(owner)).toBe(0);
   });
 
   it("does not show or triage another organization's alerts and watchlists (404)", async () => {

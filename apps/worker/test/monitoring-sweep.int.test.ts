@@ -49,6 +49,14 @@ async function alertRows(organizationId: string) {
     select type, last_actor_id, last_request_id from alerts where organization_id = ${organizationId}`;
 }
 
+/** The sweep job's last error, if it ended failed; null while it runs or once it completed (its row gone). */
+async function sweepJobError(): Promise<string | null> {
+  const rows = await deps.sql<{ last_error: string | null }[]>`
+    select j.last_error from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+     where t.identifier = ${MONITORING_SWEEP_TASK} and j.attempts >= j.max_attempts`;
+  return rows[0]?.last_error ?? null;
+}
+
 async function sweepJobDone(): Promise<boolean> {
   const rows = await deps.sql`
     select 1 from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
@@ -84,5 +92,41 @@ describe("the monitoring.sweep task", () => {
     const [failed] = await deps.sql<{ n: number }[]>`
       select count(*)::int as n from graphile_worker._private_jobs where last_error is not null`;
     expect(failed?.n).toBe(0);
+  });
+
+  it("sweeps every other watchlist when one watchlist's write fails, and the job completes", async () => {
+    // Two organizations swept by one job, the first's watchlist made to fail deterministically on write.
+    const poisonedOrg = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
+    const healthyOrg = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
+    const poisoned = await watchedMatter(poisonedOrg.organization_id);
+    await watchedMatter(healthyOrg.organization_id);
+    expect(poisonedOrg.organization_id < healthyOrg.organization_id).toBe(true);
+    if (!/^wl_[0-9a-z]+$/.test(poisoned.id)) throw new Error(`unexpected watchlist id ${poisoned.id}`);
+    await deps.sql.unsafe(`
+      create function fail_poisoned_alert() returns trigger language plpgsql as $$
+      begin
+        if new.watchlist_id = '${poisoned.id}' then raise exception 'poisoned watchlist'; end if;
+        return new;
+      end $$;
+      create trigger fail_poisoned_alert before insert on alerts
+        for each row execute function fail_poisoned_alert();`);
+    try {
+      await deps.sql`select graphile_worker.add_job(${MONITORING_SWEEP_TASK}, '{}'::json, max_attempts => 1)`;
+      await waitUntil(
+        async () => (await sweepJobDone()) || (await sweepJobError()) !== null,
+        "the sweep job to complete or fail",
+      );
+      expect(await sweepJobError()).toBeNull();
+      expect(await alertRows(poisonedOrg.organization_id)).toEqual([]);
+      expect((await alertRows(healthyOrg.organization_id)).length).toBeGreaterThan(0);
+      const [cursor] = await deps.sql<{ swept_to_block: string | null }[]>`
+        select swept_to_block::text from watchlist_addresses
+         where organization_id = ${poisonedOrg.organization_id} and watchlist_id = ${poisoned.id}`;
+      expect(cursor?.swept_to_block).toBeNull();
+    } finally {
+      await deps.sql.unsafe(
+        "drop trigger fail_poisoned_alert on alerts; drop function fail_poisoned_alert(); delete from graphile_worker._private_jobs",
+      );
+    }
   });
 });

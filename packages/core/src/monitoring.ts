@@ -2,6 +2,7 @@ import type { ActionPriority } from "./actions";
 import { isDueWithin } from "./dashboard";
 import type { Deadline } from "./deadlines";
 import { hashCanonical } from "./hashing";
+import type { PacketType } from "./packets";
 import { addressComparisonKey } from "./parties";
 import { type SanctionsEntry, screenParties } from "./sanctions";
 import { formatBaseUnits, parseDecimalToBaseUnits } from "./tracing/amounts";
@@ -331,8 +332,12 @@ export interface MatterCaseFacts {
     judgment_id: string;
   })[];
   open_sanctions_hits: readonly { hit_id: string; matched_value: string; entry_value: string; entry_source: string }[];
-  /** `since`: when the review was asked for (the enforcement posture that set it); a new request is a new fact */
-  pending_reviews: readonly { judgment_id: string; case_number: string; since: string }[];
+  /**
+   * `since`: when the review was asked for, as recorded: the enforcement posture that set it (a new posture
+   * is a new request, so a new fact); null when the judgment has no posture (the review was asked for by a
+   * PATCH of its review status, which records no time of its own), and then the judgment alone is the fact
+   */
+  pending_reviews: readonly { judgment_id: string; case_number: string; since: string | null }[];
 }
 
 /**
@@ -383,8 +388,14 @@ export function alertsForCaseRecord(facts: MatterCaseFacts, thresholds: Watchlis
         type: "compliance",
         severity: ALERT_SEVERITY.compliance,
         target: { kind: "judgment", id: review.judgment_id, network: null },
-        reason: `Compliance: the enforcement review of judgment ${review.judgment_id} (case ${review.case_number}) is pending since ${review.since}.`,
-        fact_key: `review:${review.judgment_id}:${review.since}`,
+        reason:
+          review.since === null
+            ? `Compliance: the enforcement review of judgment ${review.judgment_id} (case ${review.case_number}) is pending.`
+            : `Compliance: the enforcement review of judgment ${review.judgment_id} (case ${review.case_number}) is pending since ${review.since}.`,
+        // Keyed on what records the request, never on the judgment's own updated_at: a PATCH of its review
+        // owner or notes is not a new request.
+        fact_key:
+          review.since === null ? `review:${review.judgment_id}` : `review:${review.judgment_id}:${review.since}`,
         fact: { judgment_id: review.judgment_id, case_number: review.case_number, pending_since: review.since },
       });
     }
@@ -407,15 +418,22 @@ const TRIAGE_TRANSITIONS: Record<AlertStatus, readonly TriageStatus[]> = {
 const FOLLOWED_UP: readonly TriageStatus[] = ["actionable", "escalated"];
 
 export type TriageRefusal =
-  | { code: "conflict"; param: "status"; message: string }
+  | { code: "conflict"; param: "status" | "create_packet_type" | "create_action"; message: string }
   | { code: "invalid_request"; param: "create_packet_type" | "create_action"; message: string };
 
-/** Why a triage cannot happen, or null: the transition and the follow-ups it asks for. */
+/**
+ * Why a triage cannot happen, or null: the transition and the follow-ups it asks for. An alert is
+ * followed up by at most one packet and one action: asking for another when it has one is a conflict
+ * naming the one it has.
+ */
 export function findTriageRefusal(input: {
   from: AlertStatus;
   to: TriageStatus;
   create_packet: boolean;
   create_action: boolean;
+  /** the packet and action the alert's triage already created, if any */
+  packet_id?: string | null;
+  action_id?: string | null;
 }): TriageRefusal | null {
   const allowed = TRIAGE_TRANSITIONS[input.from];
   if (!allowed.includes(input.to)) {
@@ -440,8 +458,38 @@ export function findTriageRefusal(input: {
       };
     }
   }
+  for (const [asked, existing, param, what] of [
+    [input.create_packet, input.packet_id, "create_packet_type", "packet"],
+    [input.create_action, input.action_id, "create_action", "action"],
+  ] as const) {
+    if (asked && existing) {
+      return {
+        code: "conflict",
+        param,
+        message: `The alert already has its follow-up ${what} ${existing}: an alert is followed up by one ${what}.`,
+      };
+    }
+  }
   return null;
 }
+
+/**
+ * The packet types a triage may create to follow up an alert: those that act on, or report, an address
+ * the sweep saw (a venue's intercept, legal process, freeze or turnover; a referral to law enforcement).
+ * Not `sanctions_review` and `ofac_report` (they bind a sanctions screen and a review, prepared through
+ * the sanctions operations), `issuer_freeze` and `burn_reissue` (they bind the issuer, asset and
+ * destination certificate the issuer remediation operations take), nor `destination_wallet_certificate`
+ * (a wallet the creditor controls, not one the sweep watches).
+ */
+export const ALERT_FOLLOW_UP_PACKET_TYPES = [
+  "exchange_intercept",
+  "vasp_legal_process",
+  "exchange_freeze",
+  "exchange_turnover",
+  "turnover_workflow",
+  "law_enforcement_referral",
+] as const satisfies readonly PacketType[];
+export type AlertFollowUpPacketType = (typeof ALERT_FOLLOW_UP_PACKET_TYPES)[number];
 
 /** The action type a triage's `create_action` creates. */
 export const ALERT_FOLLOW_UP_ACTION_TYPE = "alert_follow_up";

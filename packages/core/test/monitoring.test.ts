@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type AddressLabel,
+  ALERT_FOLLOW_UP_PACKET_TYPES,
   ALERT_TYPES,
   alertRulesFromThresholds,
   alertsForCaseRecord,
@@ -239,6 +240,31 @@ describe("alerts the case record raises", () => {
   });
 });
 
+describe("the fact of a pending enforcement review", () => {
+  const review = (since: string | null) =>
+    alertsForCaseRecord(
+      {
+        today: "2026-07-05",
+        deadlines: [],
+        open_sanctions_hits: [],
+        pending_reviews: [{ judgment_id: "judgment_1", case_number: "CV-1", since }],
+      },
+      normalizeThresholds(),
+    );
+
+  it("is the judgment alone when no posture records when it was asked for, so nothing else moves its key", () => {
+    const [alert] = review(null);
+    expect(alert?.fact_key).toBe("review:judgment_1");
+    expect(alert?.fact).toMatchObject({ judgment_id: "judgment_1", pending_since: null });
+    expect(alert?.reason).not.toContain("since");
+  });
+
+  it("is the judgment and its posture when one asked for it: a new posture is a new request", () => {
+    expect(review("2026-07-01T00:00:00.000Z")[0]?.fact_key).toBe("review:judgment_1:2026-07-01T00:00:00.000Z");
+    expect(review("2026-07-03T00:00:00.000Z")[0]?.fact_key).not.toBe(review("2026-07-01T00:00:00.000Z")[0]?.fact_key);
+  });
+});
+
 describe("triage", () => {
   it("moves a new alert to any triage status", () => {
     for (const to of TRIAGE_STATUSES) {
@@ -273,6 +299,31 @@ describe("triage", () => {
       param: "create_action",
     });
     expect(findTriageRefusal({ from: "new", to: "escalated", create_packet: true, create_action: true })).toBeNull();
+  });
+
+  it("follows up an alert with one packet and one action: another is a conflict naming the field and the one it has", () => {
+    const base = { from: "actionable", to: "escalated", packet_id: "pkt_1", action_id: "act_1" } as const;
+    const packet = findTriageRefusal({ ...base, create_packet: true, create_action: false });
+    expect(packet).toMatchObject({ code: "conflict", param: "create_packet_type" });
+    expect(packet?.message).toContain("pkt_1");
+    const action = findTriageRefusal({ ...base, create_packet: false, create_action: true });
+    expect(action).toMatchObject({ code: "conflict", param: "create_action" });
+    expect(action?.message).toContain("act_1");
+    expect(findTriageRefusal({ ...base, create_packet: false, create_action: false })).toBeNull();
+    expect(
+      findTriageRefusal({ ...base, packet_id: "pkt_1", action_id: null, create_packet: false, create_action: true }),
+    ).toBeNull();
+  });
+
+  it("offers as follow-up packets only those that act on or report a watched address", () => {
+    expect([...ALERT_FOLLOW_UP_PACKET_TYPES].sort()).toEqual([
+      "exchange_freeze",
+      "exchange_intercept",
+      "exchange_turnover",
+      "law_enforcement_referral",
+      "turnover_workflow",
+      "vasp_legal_process",
+    ]);
   });
 });
 

@@ -1,10 +1,10 @@
 import {
+  ALERT_FOLLOW_UP_PACKET_TYPES,
   ALERT_SEVERITIES,
   ALERT_STATUSES,
   ALERT_TYPES,
   isThresholdAmount,
   MAX_DEADLINE_ALERT_DAYS,
-  PACKET_TYPES,
   TRIAGE_STATUSES,
   WATCHLIST_STATUSES,
 } from "@crs/core";
@@ -194,9 +194,12 @@ export type Alert = z.infer<typeof Alert>;
 export const TriageAlertBody = z
   .object({
     status: z.enum(TRIAGE_STATUSES),
+    /** omitted: the notes already recorded are kept */
     notes: Text(10_000).optional(),
+    /** at most one action per alert: asking again when it has one is 409 naming create_action */
     create_action: z.boolean().optional(),
-    create_packet_type: z.enum(PACKET_TYPES).nullable().optional(),
+    /** the follow-up packet types only (core's ALERT_FOLLOW_UP_PACKET_TYPES); at most one packet per alert */
+    create_packet_type: z.enum(ALERT_FOLLOW_UP_PACKET_TYPES).nullable().optional(),
   })
   .meta({
     id: "LegacyTriageAlertBody",
@@ -322,7 +325,7 @@ export const monitoringOperations = {
       },
       409: {
         description:
-          "The transition is not allowed from the alert's status, the bound judgment is stayed, the matter is closed, or the Idempotency-Key was reused or is in flight",
+          "The transition is not allowed from the alert's status, the alert already has the packet or action asked for (its id in the message), the bound judgment is stayed, the matter is closed, or the Idempotency-Key was reused or is in flight",
       },
     },
     rpc: false,

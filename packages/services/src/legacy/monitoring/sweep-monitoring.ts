@@ -25,6 +25,7 @@ import { runWrite } from "../../write/run-write";
 import { loadWatchlist, loadWatchlistAddresses } from "./load-monitoring";
 import { recordMonitoringChange } from "./monitoring-events";
 import { type AlertRow, presentAlert, type WatchlistRow } from "./present-monitoring";
+import { recordWatchedAddressHits } from "./record-watched-hits";
 import { listSweepTargets, type SweepTarget } from "./sweep-targets";
 
 export const MONITORING_SWEEP_TASK = "monitoring.sweep";
@@ -33,20 +34,36 @@ export const MONITORING_SWEEP_TASK = "monitoring.sweep";
  * chain, read from genesis) catches up over successive sweeps instead of one unbounded read.
  */
 export const MAX_SWEEP_BLOCKS = 100_000n;
+/**
+ * One sweep takes at most about this many chain alerts per watchlist: it stops after the block at which
+ * the count is reached, and that address's cursor stays at the last block it took whole (the addresses
+ * after it are not read this time), so the rest is raised by the next sweeps. The first block an address
+ * is read from is always taken whole, so a sweep always moves forward.
+ */
+export const MAX_SWEEP_ALERTS = 1_000;
 const INSERT_BATCH = 500;
 
 export interface SweepOptions {
   /** only this tenant's watchlists (tests, an operator); default every organization's */
   tenant?: Tenant;
   signal?: AbortSignal;
+  /** the chain alerts one sweep takes per watchlist; default MAX_SWEEP_ALERTS */
+  maxAlertsPerWatchlist?: number;
 }
 
 export interface WatchlistSweep {
   watchlist_id: string;
   organization_id: string;
   alerts_raised: number;
-  /** why the chain was not read (no provider for the environment, another chain, a closed matter); null when it was */
+  /**
+   * why the chain was not read (no provider for the environment, another chain, a closed matter), or why
+   * the watchlist's sweep failed and wrote nothing (then `failed`); null when it was read
+   */
   skipped: string | null;
+  /** the watchlist's sweep failed (its write rolled back, the reason in `skipped`); the others still ran */
+  failed: boolean;
+  /** the alert bound stopped the chain read short of `finalized_block`: the next sweep continues */
+  capped: boolean;
   /** the provider's finalized block the sweep read up to (an address far behind stops earlier); null when the chain was not read */
   finalized_block: string | null;
 }
@@ -67,9 +84,31 @@ export async function sweepMonitoring(
   const results: WatchlistSweep[] = [];
   for (const target of targets) {
     options.signal?.throwIfAborted();
-    results.push(await sweepWatchlist(deps, providers, target, options.signal));
+    try {
+      results.push(await sweepWatchlist(deps, providers, target, options));
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      // One watchlist's failure (its write rolled back, its cursors where they were) is its own: it is
+      // reported, and the watchlists after it are still swept.
+      results.push({
+        watchlist_id: target.watchlistId,
+        organization_id: target.organizationId,
+        alerts_raised: 0,
+        skipped: `the sweep of this watchlist failed: ${failureReason(error)}`,
+        failed: true,
+        capped: false,
+        finalized_block: null,
+      });
+    }
   }
   return results;
+}
+
+/** Why a watchlist's sweep failed, in a line: the database's own message rather than the query that failed. */
+function failureReason(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return message.length > 500 ? `${message.slice(0, 499)}…` : message;
 }
 
 interface ChainRead {
@@ -78,14 +117,17 @@ interface ChainRead {
   sweptTo: Map<string, bigint>;
   /** the provider's finalized block when the sweep read it */
   head: bigint;
+  /** the alert bound stopped the read before every address reached `head` */
+  capped: boolean;
 }
 
 async function sweepWatchlist(
   deps: ServiceDeps,
   providers: TraceProviders,
   target: SweepTarget,
-  signal: AbortSignal | undefined,
+  options: SweepOptions,
 ): Promise<WatchlistSweep> {
+  const { signal } = options;
   const tenant: Tenant = { organizationId: target.organizationId, environment: target.environment };
   const watchlist = await loadWatchlist(deps.db, tenant, target.watchlistId);
   const addresses = (await loadWatchlistAddresses(deps.db, tenant, [watchlist.id])).get(watchlist.id) ?? [];
@@ -99,7 +141,14 @@ async function sweepWatchlist(
     skipped = `the configured chain provider serves ${source.provider.network}, not ${watchlist.chain}`;
   } else {
     try {
-      chainRead = await readChain(source, watchlist, addresses, sanctionsList, signal);
+      chainRead = await readChain(
+        source,
+        watchlist,
+        addresses,
+        sanctionsList,
+        options.maxAlertsPerWatchlist ?? MAX_SWEEP_ALERTS,
+        signal,
+      );
     } catch (error) {
       if (signal?.aborted) throw error;
       // A provider that fails leaves this watchlist's cursors where they are (the next sweep reads the same
@@ -113,22 +162,33 @@ async function sweepWatchlist(
     deps,
     actor,
     async (write) => {
-      const matter = await lockMatter(write.tx, actor, watchlist.matterId);
+      const locked = await lockMatter(write.tx, actor, watchlist.matterId);
       const current = await loadWatchlist(write.tx, actor, watchlist.id);
       const result = {
         watchlist_id: watchlist.id,
         organization_id: tenant.organizationId,
         alerts_raised: 0,
         skipped,
+        failed: false,
+        capped: chainRead?.capped ?? false,
         finalized_block: null as string | null,
       };
       // A closed matter takes no writes, alerts included; its watchlists are not swept.
-      if (matter.status === "closed" || current.status !== "active")
+      if (locked.status === "closed" || current.status !== "active")
         return { ...result, skipped: "the matter is closed" };
+      // A watched address on the configured list is a sanctions hit of the matter (the hold), whatever the
+      // chain and the thresholds say; recorded first, so this sweep's case record already shows it.
+      const watched = addresses.map((row) => row.address);
+      const { matter } = await recordWatchedAddressHits(write, locked, watchlist.id, watched);
+      const addressCandidates = watched.flatMap((address) =>
+        alertsForWatchedAddress(address, watchlist.chain, current.thresholds, sanctionsList),
+      );
       const caseCandidates = alertsForCaseRecord(await readCaseRecord(write, matter), current.thresholds);
       const raised =
-        (await raiseAlerts(write, matter, watchlist.id, watchlist.id, chainRead?.candidates ?? [])) +
-        (await raiseAlerts(write, matter, null, matter.id, caseCandidates));
+        (await raiseAlerts(write, matter, watchlist.id, watchlist.id, [
+          ...addressCandidates,
+          ...(chainRead?.candidates ?? []),
+        ])) + (await raiseAlerts(write, matter, null, matter.id, caseCandidates));
       const now = write.clock();
       // Cursors only move forward: a concurrent sweep that read the same blocks leaves them where they are.
       const a = schema.watchlistAddresses;
@@ -161,25 +221,31 @@ async function sweepWatchlist(
 
 /**
  * Each address's transfers since its last swept block, up to the provider's finalized block (at most
- * MAX_SWEEP_BLOCKS of them), through core's rules.
+ * MAX_SWEEP_BLOCKS of them), through core's rules, block by block until `maxAlerts` chain alerts are
+ * taken: the address where that happens is swept to the last block taken, the ones after it not at all.
  */
 async function readChain(
   source: TraceSource,
   watchlist: WatchlistRow,
   addresses: readonly { address: string; sweptToBlock: bigint | null }[],
   sanctionsList: Parameters<typeof alertsForTransfer>[2],
+  maxAlerts: number,
   signal: AbortSignal | undefined,
 ): Promise<ChainRead> {
   const { provider } = source;
   const head = (await provider.head(signal)).finalized;
   const candidates: AlertCandidate[] = [];
   const sweptTo = new Map<string, bigint>();
+  let capped = false;
   for (const { address, sweptToBlock } of addresses) {
-    candidates.push(...alertsForWatchedAddress(address, watchlist.chain, watchlist.thresholds, sanctionsList));
     const fromBlock = sweptToBlock === null ? 0n : sweptToBlock + 1n;
     if (fromBlock > head) continue;
+    if (candidates.length >= maxAlerts) {
+      capped = true;
+      break;
+    }
     const toBlock = head < fromBlock + MAX_SWEEP_BLOCKS - 1n ? head : fromBlock + MAX_SWEEP_BLOCKS - 1n;
-    sweptTo.set(address, toBlock);
+    const byBlock = new Map<bigint, AlertCandidate[]>();
     let cursor: string | null = null;
     do {
       const page = await provider.transfers({
@@ -190,14 +256,29 @@ async function readChain(
         ...(signal ? { signal } : {}),
       });
       for (const transfer of page.items) {
-        candidates.push(
-          ...alertsForTransfer(watchedTransfer(source, address, transfer), watchlist.thresholds, sanctionsList),
+        const found = alertsForTransfer(
+          watchedTransfer(source, address, transfer),
+          watchlist.thresholds,
+          sanctionsList,
         );
+        byBlock.set(transfer.block, [...(byBlock.get(transfer.block) ?? []), ...found]);
       }
       cursor = page.next;
     } while (cursor !== null);
+    // Whole blocks in order, while under the bound: the cursor never stops inside a block.
+    let reached = toBlock;
+    for (const block of [...byBlock.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (candidates.length >= maxAlerts) {
+        reached = block - 1n;
+        capped = true;
+        break;
+      }
+      candidates.push(...(byBlock.get(block) ?? []));
+    }
+    if (reached >= fromBlock) sweptTo.set(address, reached);
+    if (capped) break;
   }
-  return { candidates, sweptTo, head };
+  return { candidates, sweptTo, head, capped };
 }
 
 function watchedTransfer(source: TraceSource, address: string, transfer: Transfer) {
@@ -277,7 +358,9 @@ async function readCaseRecord(write: WriteContext, matter: MatterRow) {
     pending_reviews: pending.map((judgment) => ({
       judgment_id: judgment.id,
       case_number: judgment.caseNumber,
-      since: postureAt.get(judgment.id) ?? formatTimestamp(judgment.updatedAt),
+      // The posture records when the review was asked for; without one nothing does (the judgment's own
+      // updated_at moves with every PATCH), and the pending review is one fact until it is cleared.
+      since: postureAt.get(judgment.id) ?? null,
     })),
   };
 }

@@ -31,8 +31,12 @@ export async function triageAlert(
     to: body.status,
     create_packet: packetType !== null,
     create_action: body.create_action === true,
+    packet_id: alert.packetId,
+    action_id: alert.actionId,
   });
   if (refusal?.code === "conflict") {
+    // The alert is read again under the matter's lock: of concurrent triages asking for a follow-up, the
+    // first creates it and the others find its id here.
     throw new AppError("conflict", { message: refusal.message, param: refusal.param });
   }
   if (refusal) {
@@ -87,7 +91,8 @@ export async function triageAlert(
     .update(schema.alerts)
     .set({
       status: body.status,
-      triageNotes: body.notes ?? null,
+      // Notes omitted keep the notes recorded so far.
+      ...(body.notes !== undefined ? { triageNotes: body.notes } : {}),
       triagedAt: now,
       ...(packet ? { packetId: packet.id } : {}),
       ...(action ? { actionId: action.id } : {}),
