@@ -5,7 +5,7 @@ import { z } from "zod";
 import {
   countEvents,
   countRows,
-  type ErrorEnvelope,
+  ErrorEnvelope,
   expectAuditRef,
   expectError,
   ValidationDetails,
@@ -724,5 +724,22 @@ describe("legacy actions: concurrency", () => {
       expectRefusedMove(refused, final, []);
     }
     expect((await retrieve(owner, action.id)).status).toBe(final);
+  });
+});
+
+describe("legacy actions: date-times PostgreSQL cannot hold", () => {
+  it("refuses year 0000 in a due date or a due filter with a 4xx naming the field, never a 500", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await authorizedCase(owner);
+    const created = await call(owner, "POST", "/v1/actions", {
+      matter_id: record.matter.id,
+      type: "call_exchange",
+      title: "Call the exchange",
+      due_at: "0000-01-01T00:00:00Z",
+    });
+    expect(expectError(created, 422, "invalid_request").error.param).toBe("due_at");
+    const listed = await app().legacyRequest("GET", "/v1/actions?due_after=0000-01-01T00:00:00Z", { key: owner.key });
+    expect(listed.status).toBe(400);
+    expect(ErrorEnvelope.parse(listed.json).error.param).toBe("due_after");
   });
 });

@@ -193,6 +193,7 @@ describe("POST /v1/debtors/{debtor_id}/graph", () => {
     });
     expect(response.status).toBe(200);
     const graph = DebtorGraph.strict().extend({ audit_ref: z.string() }).parse(response.json);
+    expect(graph.asset_maps_read).toEqual({ count: 1, limit: 100, truncated: false });
     expect(graph).toMatchObject({
       object: "debtor_graph",
       debtor_id: debtor.debtor_id,
@@ -334,10 +335,54 @@ describe("POST /v1/debtors/{debtor_id}/graph", () => {
     await succeededAssetMap(owner, debtor.matter_id, [{ address: peel.subject, incident_block: peel.incident_block }]);
     const graph = graphOf(await postGraph(owner, debtor.debtor_id, { include_sources: ["asset_maps"] }));
     expect(graph.claims).toEqual([]);
+    expect(graph.asset_maps_read).toEqual({ count: 0, limit: 100, truncated: false });
     const items = AssetHypotheses.parse((await postHypotheses(owner, debtor.debtor_id)).json).items;
     expect(items.map((h) => h.asset_type)).toEqual(["wallet"]);
   });
+
+  it("reads the debtor's 100 most recent maps, not the matter's, and says when it left older ones out", async () => {
+    const owner = await app().mintLegacyKey();
+    const { debtor, map } = await tracedCase(owner);
+    // Other wallets' maps on the same matter, more recent than the debtor's: they do not count against the limit.
+    await copyAssetMap(map.map_id, 120, "0x0000000000000000000000000000000000000bad");
+    const own = graphOf(await postGraph(owner, debtor.debtor_id, { include_sources: ["asset_maps"] }));
+    expect(own.asset_maps_read).toEqual({ count: 1, limit: 100, truncated: false });
+    expect(own.claims.length).toBeGreaterThan(0);
+    // 100 more of the debtor's own: 101 in all, the oldest left out and the answer says so.
+    await copyAssetMap(map.map_id, 100);
+    const capped = graphOf(await postGraph(owner, debtor.debtor_id, { include_sources: ["asset_maps"] }));
+    expect(capped.asset_maps_read).toEqual({ count: 100, limit: 100, truncated: true });
+    const hypotheses = AssetHypotheses.parse((await postHypotheses(owner, debtor.debtor_id)).json);
+    expect(hypotheses.asset_maps_read).toEqual({ count: 100, limit: 100, truncated: true });
+  });
 });
+
+/**
+ * Copies of a succeeded map row under new ids (sorting after it, so more recent), optionally traced
+ * from another wallet: many maps without tracing each.
+ */
+async function copyAssetMap(mapId: string, copies: number, tracedFrom?: string): Promise<void> {
+  const { sql } = app();
+  const columns = (
+    await sql<{ column_name: string }[]>`
+      select column_name from information_schema.columns where table_name = 'asset_maps' order by ordinal_position`
+  ).map((row) => row.column_name);
+  const [row] = await sql<Record<string, unknown>[]>`select * from asset_maps where id = ${mapId}`;
+  if (!row) throw new Error(`no asset map ${mapId}`);
+  for (let n = 0; n < copies; n++) {
+    const suffix = `${tracedFrom ? "x" : "y"}${n.toString(36).padStart(3, "0")}`;
+    const request = row.request as { wallets: Array<{ address: string }> };
+    const copy: Record<string, unknown> = {
+      ...row,
+      id: `${mapId.slice(0, -4)}${suffix}`,
+      job_id: `${String(row.job_id).slice(0, -4)}${suffix}`,
+      request: tracedFrom
+        ? { ...request, wallets: request.wallets.map((wallet) => ({ ...wallet, address: tracedFrom })) }
+        : request,
+    };
+    await sql`insert into asset_maps ${sql(copy as Record<string, string>, columns)}`;
+  }
+}
 
 describe("POST /v1/debtors/{debtor_id}/asset-hypotheses", () => {
   it("lists the recorded wallet, then the map's findings, highest confidence first, each with its sources", async () => {

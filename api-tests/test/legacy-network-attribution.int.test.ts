@@ -487,3 +487,20 @@ describe("correlating network attribution signals", () => {
     );
   });
 });
+
+describe("network attribution: input the database or the log must never see", () => {
+  it("refuses year 0000 and a matter_id that is not an id with 422 naming the field, storing nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const matter = await legacyMatter(owner);
+    const early = await postSignal(owner, signalBody(matter.id, { timestamp: "0000-01-01T00:00:00Z" }));
+    expect(expectError(early, 422, "invalid_request").error.param).toBe("timestamp");
+    const address = "203.0.113.7";
+    const notAnId = await postSignal(owner, signalBody(address));
+    const envelope = expectError(notAnId, 422, "invalid_request");
+    expect(envelope.error.param).toBe("matter_id");
+    expect(notAnId.text).not.toContain(address);
+    const [row] = await app().sql<{ n: string }[]>`
+      select count(*)::text as n from network_attributions where organization_id = ${owner.organizationId}`;
+    expect(row?.n).toBe("0");
+  });
+});

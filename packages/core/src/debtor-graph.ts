@@ -218,7 +218,8 @@ interface DebtorAssetMap {
   /** every subject of the map is one of the debtor's wallets */
   allSubjectsDebtors: boolean;
   isDebtorWallet: (address: string) => boolean;
-  walletConfidence: (address: string) => TraceConfidence;
+  /** the map's confidence in a wallet it lists; null for one it does not, whose facts are left out */
+  walletConfidence: (address: string) => TraceConfidence | null;
 }
 
 function debtorAssetMaps(facts: DebtorFacts): DebtorAssetMap[] {
@@ -232,8 +233,9 @@ function debtorAssetMaps(facts: DebtorFacts): DebtorAssetMap[] {
         map,
         allSubjectsDebtors: map.subjects.every(isDebtorWallet),
         isDebtorWallet,
-        // Every wallet a fact names is in the map's wallet list; one that is not is not vouched for.
-        walletConfidence: (address: string) => confidence.get(addressComparisonKey(address)) ?? "low",
+        // Every wallet a fact names is in the map's wallet list; one that is not is not vouched for, and
+        // its facts are left out rather than given a confidence the map never stated.
+        walletConfidence: (address: string) => confidence.get(addressComparisonKey(address)) ?? null,
       };
     });
 }
@@ -371,8 +373,9 @@ export function buildDebtorGraph(facts: DebtorFacts, include: readonly DebtorGra
         }
       }
       for (const exposure of map.token_exposures) {
-        if (!isDebtorHolding(entry, exposure.wallet)) continue;
-        const confidence = TRACE_CONFIDENCE[entry.walletConfidence(exposure.wallet)];
+        const level = entry.walletConfidence(exposure.wallet);
+        if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
+        const confidence = TRACE_CONFIDENCE[level];
         const refs = [mapRef(map, exposure.source_refs)];
         const wallet = node(walletNode(exposure.wallet), "wallet", exposure.wallet);
         if (!entry.isDebtorWallet(exposure.wallet))
@@ -433,6 +436,7 @@ export function deriveAssetHypotheses(
   minConfidence: number,
 ): AssetHypothesis[] {
   const found: AssetHypothesis[] = [];
+  const foundIds = new Set<string>();
   const add = (
     asset_type: AssetHypothesisType,
     description: string,
@@ -440,7 +444,8 @@ export function deriveAssetHypotheses(
     source_refs: ClaimSourceRef[],
   ) => {
     const hypothesis_id = contentId("ahyp", { asset_type, description, source_refs });
-    if (!found.some((h) => h.hypothesis_id === hypothesis_id)) {
+    if (!foundIds.has(hypothesis_id)) {
+      foundIds.add(hypothesis_id);
       found.push({ hypothesis_id, asset_type, description, confidence, source_refs });
     }
   };
@@ -459,7 +464,8 @@ export function deriveAssetHypotheses(
     const stablecoins = new Set<string>();
     for (const exposure of map.stablecoin_exposure) {
       stablecoins.add(holdingKey(exposure.network, exposure.asset, exposure.wallet));
-      if (!isDebtorHolding(entry, exposure.wallet)) continue;
+      const level = entry.walletConfidence(exposure.wallet);
+      if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
       const held = exposure.basis === "retained" ? "still held at" : "received by";
       const frozen =
         exposure.frozen === null
@@ -470,19 +476,20 @@ export function deriveAssetHypotheses(
       add(
         "stablecoin_holding",
         `${amountText(exposure.amount, exposure.symbol)} (issued by ${exposure.issuer}) ${held} ${exposure.wallet} on ${exposure.network}, ${frozen}; traced in asset map ${map.id}.`,
-        TRACE_CONFIDENCE[entry.walletConfidence(exposure.wallet)],
+        TRACE_CONFIDENCE[level],
         [mapRef(map, exposure.source_refs)],
       );
     }
     for (const exposure of map.token_exposures) {
       if (stablecoins.has(holdingKey(exposure.network, exposure.asset, exposure.wallet))) continue;
-      if (!isDebtorHolding(entry, exposure.wallet)) continue;
+      const level = entry.walletConfidence(exposure.wallet);
+      if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
       const held = exposure.basis === "retained" ? "still held at" : "received by";
       const usd = exposure.usd_value === null ? "" : ` (USD ${exposure.usd_value})`;
       add(
         "token_holding",
         `${amountText(exposure.amount, exposure.symbol ?? exposure.asset)}${usd} ${held} ${exposure.wallet} on ${exposure.network}; traced in asset map ${map.id}.`,
-        TRACE_CONFIDENCE[entry.walletConfidence(exposure.wallet)],
+        TRACE_CONFIDENCE[level],
         [mapRef(map, exposure.source_refs)],
       );
     }

@@ -1,4 +1,5 @@
 import ipaddr from "ipaddr.js";
+import { addressComparisonKey } from "./parties";
 
 /**
  * Network attribution (2026-06-11): signals that tie a wallet to network data obtained under legal
@@ -56,12 +57,6 @@ export function findRawIpAddress(text: string): string | null {
   return null;
 }
 
-/** How wallet addresses compare: 0x-hex (EVM) addresses ignore case, any other address is exact. */
-export function walletAddressKey(address: string): string {
-  const trimmed = address.trim();
-  return /^0x[0-9a-fA-F]{40}$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
-}
-
 /** How sources and legal processes compare: case and spacing ignored. */
 function textKey(value: string): string {
   return value.trim().replace(/\s+/g, " ").toLowerCase();
@@ -101,9 +96,9 @@ function describeSignal(signal: CorrelationSignal): string {
  * different signal type: at most `L3`.
  */
 export function correlateSignal(signal: CorrelationSignal, weighed: readonly CorrelationSignal[]): SignalCorrelation {
-  const wallet = walletAddressKey(signal.walletAddress);
+  const wallet = addressComparisonKey(signal.walletAddress);
   const sameWallet = weighed.filter(
-    (other) => other.id !== signal.id && walletAddressKey(other.walletAddress) === wallet,
+    (other) => other.id !== signal.id && addressComparisonKey(other.walletAddress) === wallet,
   );
   const corroborating = sameWallet.filter((other) => textKey(other.source) !== textKey(signal.source));
   const sameSource = sameWallet.filter((other) => textKey(other.source) === textKey(signal.source));

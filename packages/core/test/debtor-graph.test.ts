@@ -314,6 +314,22 @@ describe("deriveAssetHypotheses", () => {
     ]);
   });
 
+  it("leaves out a holding at a wallet the map does not list, rather than give it a confidence the map never stated", () => {
+    const unlisted = "0x00000000000000000000000000000000000000e1";
+    const map = assetMap({
+      // every subject is the debtor's, so the map's holdings would all count, but this one's wallet is unlisted
+      token_exposures: [{ ...assetMap().token_exposures[0]!, wallet: unlisted }],
+      stablecoin_exposure: [{ ...assetMap().stablecoin_exposure[0]!, wallet: unlisted }],
+      exchange_hypotheses: [],
+    });
+    const items = deriveAssetHypotheses({ ...facts, assetMaps: [map] }, null, 0);
+    expect(items.map((h) => h.asset_type)).toEqual(["wallet"]);
+    const graph = buildDebtorGraph({ ...facts, assetMaps: [map] }, ["asset_maps"]);
+    expect(graph.claims.filter((claim) => claim.object.includes(unlisted) || claim.subject.includes(unlisted))).toEqual(
+      [],
+    );
+  });
+
   it("finds nothing for a debtor with no wallets", () => {
     expect(deriveAssetHypotheses({ ...facts, debtor: { ...debtor, wallets: [] } }, null, 0)).toEqual([]);
   });

@@ -5,7 +5,6 @@ import {
   correlateSignal,
   correlateSignals,
   findRawIpAddress,
-  walletAddressKey,
 } from "../src/network-attribution";
 
 describe("findRawIpAddress", () => {
@@ -77,15 +76,6 @@ describe("findRawIpAddress", () => {
         },
       ),
     );
-  });
-});
-
-describe("walletAddressKey", () => {
-  it("ignores case for 0x addresses only", () => {
-    expect(walletAddressKey("0x8ba1f109551bD432803012645Ac136ddd64DBA72")).toBe(
-      "0x8ba1f109551bd432803012645ac136ddd64dba72",
-    );
-    expect(walletAddressKey("bc1qAbC")).toBe("bc1qAbC");
   });
 });
 

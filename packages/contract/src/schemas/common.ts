@@ -19,6 +19,15 @@ export const Currency = z.string().regex(/^[A-Z]{3}$/, "must be a three-letter I
 export const JsonObject = z.record(z.string(), z.unknown());
 
 export const Timestamp = z.string().meta({ format: "date-time", description: "ISO 8601 UTC with milliseconds" });
+
+/**
+ * A date-time a client sends: ISO 8601 with `Z` or an offset, in year 0001 or later (PostgreSQL has no
+ * year 0, so `0000-…` would otherwise fail at the database instead of naming the field).
+ */
+export const DateTimeInput = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-07-01T17:00:00Z" })
+  .refine((value) => !value.startsWith("0000"), "must be in year 0001 or later")
+  .meta({ format: "date-time" });
 export const Environment = z.enum(ENVIRONMENTS);
 
 /** A percentage 0..100 with at most two decimals, so it converts exactly to basis points. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineOperation } from "../../operation";
 import {
   Audit,
+  DateTimeInput,
   ListQuery,
   listOf,
   NonBlankText,
@@ -24,10 +25,6 @@ const ACTIONS_SUCCESSOR = {
   note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
 } as const;
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
-
-const DateTimeInput = z.iso
-  .datetime({ offset: true, error: "must be an ISO 8601 date-time such as 2026-07-01T17:00:00Z" })
-  .meta({ format: "date-time" });
 
 const OwnerId = NonBlankText(200).meta({
   description: "who the action is assigned to: the caller's own reference for a person or team (kept as sent)",

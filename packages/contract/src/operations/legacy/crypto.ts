@@ -8,7 +8,7 @@ import {
   TraceBlockRange,
   TraceTruncation,
 } from "../../schemas/asset-map";
-import { Timestamp } from "../../schemas/common";
+import { DateTimeInput, Timestamp } from "../../schemas/common";
 import { CreateAssetMapBody } from "../crypto";
 
 /**
@@ -39,8 +39,6 @@ const MaxHops = z
   .meta({
     description: `hops followed from the wallets, 1 to ${LEGACY_ANALYSIS_MAX_HOPS} (default 5, as an asset map)`,
   });
-
-const DateTimeInput = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
 
 export const TransactionTimelineBody = z
   .object({

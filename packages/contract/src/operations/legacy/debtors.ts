@@ -123,6 +123,19 @@ export const DebtorClaim = z
   })
   .meta({ id: "LegacyDebtorClaim" });
 
+const AssetMapsRead = z
+  .object({
+    count: z.number().int(),
+    limit: z.number().int(),
+    truncated: z
+      .boolean()
+      .meta({ description: "true when the debtor has more asset maps than `limit`: the older ones were not read" }),
+  })
+  .meta({
+    id: "LegacyDebtorAssetMapsRead",
+    description: "the succeeded asset maps traced from the debtor's wallets that were read, the most recent first",
+  });
+
 export const DebtorGraph = z
   .object({
     object: z.literal("debtor_graph"),
@@ -154,6 +167,7 @@ export const DebtorGraph = z
     claims: z.array(DebtorClaim),
     review_state: DebtorReviewState,
     source_refs: z.array(SourceRefInput).meta({ description: "the case documents the request named, as sent" }),
+    asset_maps_read: AssetMapsRead,
     generated_at: Timestamp,
   })
   .meta({ id: "LegacyDebtorGraph" });
@@ -200,6 +214,7 @@ export const AssetHypotheses = z
     debtor_id: z.string(),
     matter_id: z.string(),
     items: z.array(AssetHypothesis),
+    asset_maps_read: AssetMapsRead,
     generated_at: Timestamp,
   })
   .meta({ id: "LegacyAssetHypotheses" });

@@ -9,7 +9,7 @@ import {
 import { z } from "zod";
 import { JOB_VERBS } from "../../legacy";
 import { defineOperation } from "../../operation";
-import { Audit, NonBlankText, Timestamp } from "../../schemas/common";
+import { Audit, DateTimeInput, NonBlankText, ObjectIdParam, Timestamp } from "../../schemas/common";
 
 /**
  * Network attribution (2026-06-11): signals tying a wallet of a matter to network data obtained under
@@ -64,7 +64,8 @@ export type NetworkAttribution = z.infer<typeof NetworkAttribution>;
 
 export const RecordSignalBody = z
   .object({
-    matter_id: NonBlankText(64),
+    // Only an id: a refused value is never echoed into a 404 (kept under an Idempotency-Key) that could hold an address.
+    matter_id: ObjectIdParam,
     signal_type: z.enum(NETWORK_SIGNAL_TYPES),
     source: SignalText(200).meta({
       description:
@@ -77,9 +78,7 @@ export const RecordSignalBody = z
       .meta({
         description: `the legal process the signal was obtained under (a subpoena or order reference); required for ${IP_SIGNAL_TYPES.join(", ")}`,
       }),
-    timestamp: z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
-      .meta({ description: "when the signal was observed; not in the future" }),
+    timestamp: DateTimeInput.meta({ description: "when the signal was observed; not in the future" }),
     raw_value_redacted: RawValueRedacted,
     privacy_restrictions: z
       .array(SignalText(200))
@@ -123,7 +122,7 @@ export type RecordSignalBody = z.infer<typeof RecordSignalBody>;
 
 export const CorrelateSignalsBody = z
   .object({
-    matter_id: NonBlankText(64),
+    matter_id: ObjectIdParam,
     wallet_ids: z
       .array(NonBlankText(200))
       .min(1, "must not be empty (leave it out to weigh every wallet)")

@@ -29,6 +29,11 @@ export async function buildDebtorGraph(
     include_sources: include,
     ...graph,
     source_refs: body.source_refs ?? [],
+    asset_maps_read: {
+      count: facts.assetMapsRead.count,
+      limit: facts.assetMapsRead.limit,
+      truncated: facts.assetMapsRead.truncated,
+    },
     generated_at: formatTimestamp(write.clock()),
   };
 }

@@ -5,7 +5,7 @@ import {
   notFound,
   type OperationInput,
 } from "@crs/contract";
-import { correlateSignals, isIdOf, walletAddressKey } from "@crs/core";
+import { addressComparisonKey, correlateSignals, isIdOf } from "@crs/core";
 import { schema, type Tenant, type Transaction, tenantRow, tenantScope } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import type { WriteContext } from "../../context";
@@ -43,7 +43,7 @@ async function walletsOfMatter(
     ...parties.flatMap((party) => party.wallets.map((wallet) => wallet.address)),
     ...signals.map((signal) => signal.walletAddress),
   ];
-  return new Set(addresses.map(walletAddressKey));
+  return new Set(addresses.map(addressComparisonKey));
 }
 
 function refuse(invalid: InvalidField[]): never {
@@ -89,7 +89,7 @@ export async function correlateNetworkSignals(
   if (body.wallet_ids) {
     const known = await walletsOfMatter(tx, actor, matter.id, signals);
     const invalid = body.wallet_ids.flatMap((address, index): InvalidField[] =>
-      known.has(walletAddressKey(address))
+      known.has(addressComparisonKey(address))
         ? []
         : [
             {
@@ -99,8 +99,8 @@ export async function correlateNetworkSignals(
           ],
     );
     if (invalid.length > 0) refuse(invalid);
-    const wanted = new Set(body.wallet_ids.map(walletAddressKey));
-    answered = weighed.filter((signal) => wanted.has(walletAddressKey(signal.walletAddress)));
+    const wanted = new Set(body.wallet_ids.map(addressComparisonKey));
+    answered = weighed.filter((signal) => wanted.has(addressComparisonKey(signal.walletAddress)));
   }
 
   const correlations = correlateSignals(weighed.map(correlationSignalOf));
