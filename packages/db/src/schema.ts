@@ -42,6 +42,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   customType,
   date,
   doublePrecision,
@@ -275,6 +276,8 @@ export const sanctionsHits = pgTable(
       .where(sql`party_id IS NULL`),
     index("sanctions_hits_screen_idx").on(t.organizationId, t.environment, t.screenId),
     index("sanctions_hits_matter_idx").on(t.organizationId, t.environment, t.matterId, t.status),
+    // a hit is a party's or a screen's, never both nor neither
+    check("sanctions_hits_party_or_screen_check", sql`(${t.partyId} IS NULL) <> (${t.screenId} IS NULL)`),
   ],
 );
 

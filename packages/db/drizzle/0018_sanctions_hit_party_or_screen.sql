@@ -1,0 +1,1 @@
+ALTER TABLE "sanctions_hits" ADD CONSTRAINT "sanctions_hits_party_or_screen_check" CHECK (("sanctions_hits"."party_id" IS NULL) <> ("sanctions_hits"."screen_id" IS NULL));
