@@ -255,6 +255,63 @@ describe("issuer remediations are packets", () => {
     expect(await packetEffects(owner)).toEqual(before);
   });
 
+  it("refuses 409 a remediation naming a blocked or a rejected certificate, writing nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await legacyCase(owner);
+    const blocked = await certificate(owner, record.matter.id, { wallet_address: LISTED_WALLET });
+    expect(blocked.approval_status).toBe("blocked");
+    const rejected = await certificate(owner, record.matter.id);
+    // A reviewer rejected it (operator.reviewPacket takes a live key, which this listener refuses).
+    await app().sql`
+      update packets set review_status = 'rejected'
+       where organization_id = ${owner.organizationId} and id = ${rejected.destination_wallet_id}`;
+    const pending = await certificate(owner, record.matter.id);
+
+    const before = await packetEffects(owner);
+    for (const [path, id, reason] of [
+      [BURN, blocked.destination_wallet_id, "certificate_blocked"],
+      [BURN, rejected.destination_wallet_id, "certificate_rejected"],
+      [FREEZE, blocked.destination_wallet_id, "certificate_blocked"],
+    ] as const) {
+      const refused = expectError(
+        await post(owner, path, { matter_id: record.matter.id, destination_wallet_certificate_id: id }),
+        409,
+        "conflict",
+      );
+      expect(refused.error.param).toBe("destination_wallet_certificate_id");
+      expect(refused.error.details).toMatchObject({ reason });
+    }
+    expect(await packetEffects(owner)).toEqual(before);
+    await created(
+      Remediation,
+      await post(owner, BURN, {
+        matter_id: record.matter.id,
+        destination_wallet_certificate_id: pending.destination_wallet_id,
+      }),
+    );
+  });
+
+  it("a certificate of no wallet is never a complete screen, so never approvable", async () => {
+    const owner = await operator();
+    const record = await createCase(app(), owner);
+    const response = await app().request("POST", "/v1/packets", {
+      key: owner.key,
+      body: { matter_id: record.matter.id, type: "destination_wallet_certificate", wallets: [] },
+    });
+    expect(response.status).toBe(201);
+    const packet = Packet.parse(response.json);
+    expect(packet.manifest.details).toMatchObject({ sanctions_screen: { complete: false, matches: [] } });
+    const refused = expectError(
+      await app().rpc("mutation", "operator.reviewPacket", {
+        key: owner.key,
+        input: { packet_id: packet.id, review_status: "approved" },
+      }),
+      409,
+      "conflict",
+    );
+    expect(refused.error.details).toEqual({ reason: "screen_incomplete" });
+  });
+
   it("refuses a packet_type other than the operation's, naming it", async () => {
     const owner = await app().mintLegacyKey();
     const record = await legacyCase(owner);

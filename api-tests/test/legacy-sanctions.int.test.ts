@@ -8,17 +8,17 @@ import {
   sanctionsOperations,
 } from "@crs/contract";
 import { canonicalize, SANDBOX_SANCTIONS_LIST } from "@crs/core";
+import { buildRestApp } from "@crs/rest/app";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestApp, type TestKey, useTestApp } from "./support/test-app";
+import { LEGACY_BASE_URL, PUBLIC_BASE_URL, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
 // A window still open whatever today's date: these tests are about the operations, not the sunset.
-const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
-});
+const LEGACY_WINDOW = { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") };
+const app = useTestApp({ legacyWindow: LEGACY_WINDOW });
 const legacyApp = (): TestApp => ({ ...app(), request: app().legacyRequest });
 
 const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "address")?.value ?? "";
@@ -333,5 +333,102 @@ describe("sanctions screening marks the matter as a party hit does", () => {
       select count(*)::text as n from events
        where organization_id = ${owner.organizationId} and type = 'matter.updated' and data ? 'sanctions_hits'`;
     expect(Number(holds[0]?.n)).toBe(1);
+  });
+
+  it("a review binds every hit its screen matched, including one an earlier screen recorded", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await legacyCase(owner);
+    const first = await screen(owner, { matter_id: record.matter.id, wallets: [LISTED_WALLET] });
+    // The second screen matches the wallet again (recorded by the first) and raises a new name hit.
+    const second = await screen(owner, {
+      matter_id: record.matter.id,
+      wallets: [LISTED_WALLET],
+      entities: [LISTED_NAME],
+    });
+    expect(second.screen.review_id).not.toBe(first.screen.review_id);
+    expect(second.screen.matches.map((hit) => [hit.subject, hit.screen_id])).toEqual([
+      ["wallet", first.screen.review_id],
+      ["entity", second.screen.review_id],
+    ]);
+    const reviewed = await review(owner, record.matter.id, second.screen.review_id ?? "");
+    expect(reviewed.hits.map((hit) => hit.subject).sort()).toEqual(["entity", "wallet"]);
+    expect(reviewed.blocked_property_analysis).toMatchObject({
+      property_blocked: true,
+      blocked_wallets: [LISTED_WALLET],
+      blocked_persons: [LISTED_NAME],
+    });
+    expect(reviewed.ofac_report_required).toBe(true);
+    const packet = Packet.parse(
+      (await app().legacyRequest("GET", `/v1/packets/${reviewed.review_id}`, { key: owner.key })).json,
+    );
+    expect(packet.wallets).toEqual([{ address: LISTED_WALLET, network: null }]);
+  });
+
+  it("re-screening a cleared hit on a released matter says nothing is paused and nothing is to review", async () => {
+    const owner = await app().mintLegacyKey();
+    const { record, screen: first } = await hitScreen(owner);
+    // A reviewer cleared the hit and the hold was released (operator.clearSanctionsHit takes a live
+    // key, which this listener refuses, so its effect is written here).
+    await app().sql`
+      update sanctions_hits set status = 'cleared', cleared_at = now(), clear_notes = 'False positive.'
+       where organization_id = ${owner.organizationId} and screen_id = ${first.review_id ?? ""}`;
+    await app().sql`
+      update matters set sanctions_hold = false
+       where organization_id = ${owner.organizationId} and id = ${record.matter.id}`;
+    const { screen: again } = await screen(owner, { matter_id: record.matter.id, wallets: [LISTED_WALLET] });
+    expect(again).toMatchObject({ status: "hit", ordinary_collection_paused: false, review_id: first.review_id });
+    expect(again.matches.map((hit) => hit.status)).toEqual(["cleared"]);
+    expect(again.required_actions.some((action) => /paused/i.test(action))).toBe(false);
+    expect(again.required_actions.some((action) => action.includes("review-packet"))).toBe(false);
+    expect(again.required_actions.length).toBeGreaterThan(0);
+  });
+
+  it("refuses 409 to screen against an empty list (never a pass, as for certificates), recording nothing", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await legacyCase(owner);
+    const unlisted = await buildRestApp({
+      deps: { ...app().deps, publicBaseUrl: LEGACY_BASE_URL, sanctionsLists: { sandbox: [], live: null } },
+      surface: "legacy",
+      legacy: { window: LEGACY_WINDOW, currentBaseUrl: PUBLIC_BASE_URL },
+      logLevel: "silent",
+    });
+    try {
+      const before = await countEvents(app().sql, owner.organizationId);
+      const response = await unlisted.inject({
+        method: "POST",
+        url: "/v1/sanctions/screen",
+        headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
+        payload: JSON.stringify({ matter_id: record.matter.id, wallets: [CLEAN_WALLET] }),
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({
+        error: { code: "conflict", details: { reason: "sanctions_list_empty" } },
+      });
+      expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
+      expect(await countRows(app().sql, "sanctions_hits", owner.organizationId)).toBe(0);
+    } finally {
+      await unlisted.close();
+    }
+  });
+
+  it("the table refuses a hit that names both a party and a screen, or neither", async () => {
+    const owner = await app().mintLegacyKey();
+    const { screen: result } = await hitScreen(owner);
+    const [hit] = result.matches;
+    if (!hit) throw new Error("the screen recorded no hit");
+    const both: [string | null, string | null] = ["party_00000000000000000000000000", hit.screen_id];
+    const neither: [string | null, string | null] = [null, null];
+    for (const [partyId, screenId] of [both, neither]) {
+      await expect(
+        app().sql`
+          insert into sanctions_hits (organization_id, environment, id, matter_id, party_id, screen_id, subject,
+            fingerprint, matched_field, matched_value, entry_kind, entry_value, entry_source, status, created_at,
+            updated_at, last_request_id, last_actor_id)
+          select organization_id, environment, id || 'x', matter_id, ${partyId}, ${screenId}, subject,
+            fingerprint || 'x', matched_field, matched_value, entry_kind, entry_value, entry_source, status,
+            created_at, updated_at, last_request_id, last_actor_id
+            from sanctions_hits where organization_id = ${owner.organizationId} and id = ${hit.id}`,
+      ).rejects.toThrow(/sanctions_hits_party_or_screen_check/);
+    }
   });
 });

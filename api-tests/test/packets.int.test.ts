@@ -496,6 +496,45 @@ describe("packets: status and review through operator procedures", () => {
   });
 });
 
+describe("packets: a destination wallet certificate's review", () => {
+  // This app configures no live list: a live certificate is screened against nothing.
+  it("refuses 409 screen_incomplete to approve one screened against no list, or stored with no screen", async () => {
+    const owner = await operator();
+    const record = await readyCase(owner);
+    const review = (packetId: string, review_status: string) =>
+      app().rpc("mutation", "operator.reviewPacket", { key: owner.key, input: { packet_id: packetId, review_status } });
+    const { packet: unlisted } = await createPacket(owner, {
+      matter_id: record.matter.id,
+      type: "destination_wallet_certificate",
+      wallets: [DEBTOR_WALLET],
+    });
+    expect(unlisted.manifest.details).toMatchObject({ sanctions_screen: { complete: false, list_size: 0 } });
+    // A certificate stored before certificates bound their screen in `details` has none.
+    const { packet: older } = await createPacket(owner, {
+      matter_id: record.matter.id,
+      type: "destination_wallet_certificate",
+      wallets: [DEBTOR_WALLET],
+    });
+    await app().sql`
+      update packets set manifest = manifest - 'details'
+       where organization_id = ${owner.organizationId} and id = ${older.id}`;
+    const eventsBefore = await countEvents(app().sql, owner.organizationId);
+    for (const id of [unlisted.id, older.id]) {
+      for (const status of ["approved", "cleared"]) {
+        const refused = expectError(await review(id, status), 409, "conflict");
+        expect(refused.error.param).toBe("review_status");
+        expect(refused.error.details).toEqual({ reason: "screen_incomplete" });
+        expect(refused.error.message).toContain("assemble a new certificate");
+      }
+    }
+    expect(await countEvents(app().sql, owner.organizationId)).toBe(eventsBefore);
+    const after = await app().request("GET", `/v1/packets/${older.id}`, { key: owner.key });
+    expect(Packet.parse(after.json).review_state.review_status).toBe("pending");
+    // Rejecting is not refused: only an approval needs a complete screen.
+    expect((await review(older.id, "rejected")).status).toBe(200);
+  });
+});
+
 describe("packets and money on the dashboard and the deadlines", () => {
   it("counts packets, recovery events and remittances, shows the latest platform economics and the phase", async () => {
     const owner = await app().mintKey();

@@ -234,7 +234,8 @@ export interface SubjectScreenMatch {
 
 /**
  * The recorded result of screening subjects: `complete` only when the list screened against had
- * entries (an environment with no list configured screens nothing, and that is never a pass).
+ * entries (an environment with no list configured screens nothing, and that is never a pass) and at
+ * least one wallet was screened (a certificate of no wallet certifies nothing).
  */
 export interface SubjectScreen {
   complete: boolean;
@@ -250,7 +251,8 @@ export function screenSubjects(subjects: readonly ScreenSubject[], list: readonl
       list,
     ).map((hit) => ({ role: subject.role, matched: hit.matched, entry: hit.entry })),
   );
-  return { complete: list.length > 0, list_size: list.length, matches };
+  const walletScreened = subjects.some((subject) => subject.wallet && normalizeWallet(subject.wallet).ok);
+  return { complete: list.length > 0 && walletScreened, list_size: list.length, matches };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,13 +273,32 @@ export function screenMatchKey(match: SubjectScreenMatch): { subject: string; va
   return { subject: match.role, value, entry: match.entry };
 }
 
-/** What a screen that found hits asks of the caller, in order. */
-export const SCREEN_HIT_REQUIRED_ACTIONS = [
-  "Ordinary collection is paused: remittances and packets other than sanctions_review and ofac_report are refused until every open hit on the matter is cleared.",
-  "Prepare a sanctions review of this screen: POST /v1/sanctions/review-packet with its review_id as screen_id.",
-  "A reviewer reviews each open hit and clears a false positive (operator.clearSanctionsHit); a true match stays open.",
-  "If the review finds blocked property, prepare the OFAC report: POST /v1/sanctions/ofac-report-workflow.",
-] as const;
+const SCREEN_ACTIONS = {
+  paused:
+    "Ordinary collection is paused: remittances and packets other than sanctions_review and ofac_report are refused until every open hit on the matter is cleared.",
+  review:
+    "Prepare a sanctions review of this screen: POST /v1/sanctions/review-packet with its review_id as screen_id.",
+  clear:
+    "A reviewer reviews each open hit and clears a false positive (operator.clearSanctionsHit); a true match stays open.",
+  report: "If the review finds blocked property, prepare the OFAC report: POST /v1/sanctions/ofac-report-workflow.",
+  cleared:
+    "Every hit this screen matched was cleared by a reviewer as a false positive: none of them needs anything more.",
+} as const;
+
+/**
+ * What a screen asks of the caller, in order: nothing when it matched nothing; "collection is paused"
+ * exactly when the matter is held (`ordinary_collection_paused`); review, clearing and the OFAC
+ * report while a hit it matched is open, else that its hits were all cleared.
+ */
+export function screenRequiredActions(screen: { matched: number; open: number; held: boolean }): string[] {
+  if (screen.matched === 0) return [];
+  return [
+    ...(screen.held ? [SCREEN_ACTIONS.paused] : []),
+    ...(screen.open > 0
+      ? [SCREEN_ACTIONS.review, SCREEN_ACTIONS.clear, SCREEN_ACTIONS.report]
+      : [SCREEN_ACTIONS.cleared]),
+  ];
+}
 
 /** A sanctions hit as a sanctions review binds it: a snapshot at assembly. */
 export interface ReviewedSanctionsHit {

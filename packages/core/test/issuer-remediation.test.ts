@@ -9,7 +9,13 @@ import {
 } from "../src/issuer-remediation";
 import { PACKET_STATUSES, type PacketManifest } from "../src/packets";
 import type { ReviewStatus } from "../src/reviews";
-import { analyzeBlockedProperty, SANDBOX_SANCTIONS_LIST, screenMatchKey, screenSubjects } from "../src/sanctions";
+import {
+  analyzeBlockedProperty,
+  SANDBOX_SANCTIONS_LIST,
+  screenMatchKey,
+  screenRequiredActions,
+  screenSubjects,
+} from "../src/sanctions";
 
 const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "address")?.value ?? "";
 const LISTED_NAME = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "name")?.value ?? "";
@@ -84,6 +90,16 @@ describe("screenSubjects", () => {
       matches: [],
     });
   });
+
+  it("is never complete without a wallet screened (a certificate of no wallet certifies nothing)", () => {
+    const named = [
+      { role: "owner", name: "Acme Holdings LLC" },
+      { role: "custodian", name: null },
+    ];
+    expect(screenSubjects(named, SANDBOX_SANCTIONS_LIST).complete).toBe(false);
+    expect(screenSubjects([...named, { role: "wallet", wallet: "  " }], SANDBOX_SANCTIONS_LIST).complete).toBe(false);
+    expect(screenSubjects([...named, { role: "wallet", wallet: CLEAN }], SANDBOX_SANCTIONS_LIST).complete).toBe(true);
+  });
 });
 
 describe("certificate approval", () => {
@@ -152,6 +168,20 @@ describe("the 2026-06-11 screen's rules", () => {
     const asCounterparty = screenSubjects([{ role: "counterparty", name: LISTED_NAME }], SANDBOX_SANCTIONS_LIST)
       .matches[0];
     expect(asEntity && screenMatchKey(asEntity)).not.toEqual(asCounterparty && screenMatchKey(asCounterparty));
+  });
+
+  it("asks for nothing when nothing matched, and says collection is paused exactly when the matter is held", () => {
+    expect(screenRequiredActions({ matched: 0, open: 0, held: false })).toEqual([]);
+    const open = screenRequiredActions({ matched: 2, open: 1, held: true });
+    expect(open[0]).toMatch(/^Ordinary collection is paused/);
+    expect(open.some((action) => action.includes("POST /v1/sanctions/review-packet"))).toBe(true);
+    // every hit it matched was cleared and the matter released: nothing is paused, nothing to review
+    const cleared = screenRequiredActions({ matched: 1, open: 0, held: false });
+    expect(cleared.some((action) => action.includes("paused"))).toBe(false);
+    expect(cleared.some((action) => action.includes("review-packet"))).toBe(false);
+    expect(cleared).toHaveLength(1);
+    // cleared, but the matter is still held by another open hit
+    expect(screenRequiredActions({ matched: 1, open: 0, held: true })[0]).toMatch(/^Ordinary collection is paused/);
   });
 
   it("finds property blocked only while a reviewed hit is open", () => {

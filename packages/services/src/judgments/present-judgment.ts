@@ -1,15 +1,9 @@
-import type {
-  Deadline,
-  EnforcementPosture,
-  Judgment,
-  JudgmentValidation,
-  MatterSummary,
-  ReviewState,
-} from "@crs/contract";
-import { FIAT_DECIMALS, formatTimestamp, fromMinorUnits, isReviewRequired, parseMinorUnits } from "@crs/core";
+import type { Deadline, EnforcementPosture, Judgment, JudgmentValidation, MatterSummary } from "@crs/contract";
+import { FIAT_DECIMALS, formatTimestamp, fromMinorUnits, parseMinorUnits } from "@crs/core";
 import type { schema } from "@crs/db";
 import { auditOf } from "../audit";
 import type { MatterRow } from "../matters/present-matter";
+import { reviewStateOf } from "../packets/review-state";
 
 export type JudgmentRow = typeof schema.judgments.$inferSelect;
 export type EnforcementPostureRow = typeof schema.enforcementPostures.$inferSelect;
@@ -19,14 +13,8 @@ export function amountMinorOf(row: Pick<JudgmentRow, "amount">): bigint {
   return parseMinorUnits(row.amount, FIAT_DECIMALS);
 }
 
-export function reviewStateOf(row: JudgmentRow): ReviewState {
-  return {
-    review_required: isReviewRequired(row.reviewStatus),
-    review_status: row.reviewStatus,
-    review_owner: row.reviewOwner,
-    review_notes: row.reviewNotes,
-  };
-}
+/** Judgments, like packets, carry their review state on the row (re-exported for the judgment services). */
+export { reviewStateOf };
 
 /** The posture as the API returns it; its review is the judgment's review state. */
 export function presentEnforcementPosture(posture: EnforcementPostureRow, judgment: JudgmentRow): EnforcementPosture {

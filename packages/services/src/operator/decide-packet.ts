@@ -45,7 +45,7 @@ export async function setPacketStatus(
 
 const CERTIFICATE_REFUSALS: Record<CertificateApprovalRefusal, string> = {
   screen_incomplete:
-    "its sanctions screen is not complete (no list was configured when it was assembled); assemble a new certificate once one is.",
+    "its sanctions screen is not complete (no list was configured when it was assembled, no wallet was screened, or it was stored before certificates recorded their screen); assemble a new certificate.",
   screen_matched: "its sanctions screen matched the sanctions list; it can never be approved.",
 };
 

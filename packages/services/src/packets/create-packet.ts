@@ -7,6 +7,8 @@ import {
   type packetOperations,
 } from "@crs/contract";
 import {
+  certificateApprovalStatusOf,
+  certificateDetailsOf,
   computePacketContentHash,
   type DestinationWalletCertificateDetails,
   findPacketRefusal,
@@ -29,8 +31,9 @@ import { loadMatterRecoveryEventsById } from "../ledger/ledger-queries";
 import { assertMatterWritable } from "../matters/assert-matter-writable";
 import { lockMatter } from "../matters/load-matter";
 import { walletsOf } from "../parties/wallets-of";
-import { loadPacket } from "./load-packet";
+import { loadPacketOfType } from "./load-packet";
 import { type PacketRow, presentPacket } from "./present-packet";
+import { normalizeSourceRefs } from "./source-refs";
 
 const REFUSAL_MESSAGES: Record<PacketRefusal, (type: string) => string> = {
   sanctions_gate: (type) =>
@@ -91,12 +94,7 @@ export async function assemblePacket(write: WriteContext, assembly: PacketAssemb
     "recovery_event_ids",
   );
   const certificateId = assembly.remediation?.destination_wallet_certificate_id ?? null;
-  if (certificateId !== null) {
-    const param = "destination_wallet_certificate_id";
-    const certificate = await loadPacket(tx, actor, certificateId, param);
-    if (certificate.matterId !== matter.id || certificate.type !== "destination_wallet_certificate")
-      throw notFound("destination wallet certificate of this matter", certificateId, param);
-  }
+  if (certificateId !== null) await assertCertificateUsable(write, matter.id, certificateId);
 
   const read = assembly.details ? await assembly.details(matter.id) : null;
 
@@ -161,15 +159,7 @@ export async function assemblePacket(write: WriteContext, assembly: PacketAssemb
       status: row.status,
       created_at: formatTimestamp(row.createdAt),
     })),
-    source_refs: (body.source_refs ?? []).map((ref) => ({
-      source_id: ref.source_id,
-      source_type: ref.source_type ?? null,
-      title: ref.title ?? null,
-      uri: ref.uri ?? null,
-      hash: ref.hash ?? null,
-      chain_of_custody_id: ref.chain_of_custody_id ?? null,
-      admissibility_notes: ref.admissibility_notes ?? null,
-    })),
+    source_refs: normalizeSourceRefs(body.source_refs),
     legal_authority_id: body.legal_authority_id ?? null,
     authorized_sender: body.authorized_sender ?? "",
     target_venue: body.target_venue ?? null,
@@ -201,6 +191,31 @@ export async function assemblePacket(write: WriteContext, assembly: PacketAssemb
   const packet = presentPacket(row, [], write.publicBaseUrl);
   write.recordEvent({ type: "packet.created", idField: "packet_id", object: packet, matterId: matter.id });
   return row;
+}
+
+/**
+ * A remediation may name only a certificate of its own matter (404 otherwise) that could still be
+ * approved: one whose screen matched (`blocked`) or that a reviewer rejected is refused (409).
+ */
+async function assertCertificateUsable(write: WriteContext, matterId: string, certificateId: string): Promise<void> {
+  const param = "destination_wallet_certificate_id";
+  const certificate = await loadPacketOfType(write.tx, write.actor, certificateId, {
+    types: ["destination_wallet_certificate"],
+    what: "destination wallet certificate of this matter",
+    param,
+    matterId,
+  });
+  const approval = certificateApprovalStatusOf(certificate.reviewStatus, certificateDetailsOf(certificate.manifest));
+  if (approval === "blocked" || approval === "rejected") {
+    throw new AppError("conflict", {
+      message:
+        approval === "blocked"
+          ? `Destination wallet certificate '${certificate.id}' is blocked: its sanctions screen matched the sanctions list, so it can never be approved.`
+          : `Destination wallet certificate '${certificate.id}' was rejected by a reviewer; assemble and certify another destination.`,
+      param,
+      details: { reason: `certificate_${approval}`, approval_status: approval },
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { notFound } from "@crs/contract";
-import { ID_PREFIXES, isIdOf } from "@crs/core";
+import { ID_PREFIXES, isIdOf, type PacketType } from "@crs/core";
 import { type Queryable, schema, type Tenant, type Transaction, tenantRow, tenantScope } from "@crs/db";
 import { and, asc, inArray } from "drizzle-orm";
 import { assertMatterWritable } from "../matters/assert-matter-writable";
@@ -15,6 +15,29 @@ export async function loadPacket(db: Queryable, tenant: Tenant, packetId: string
     .from(schema.packets)
     .where(tenantRow(schema.packets, tenant, packetId));
   if (!row) throw notFound("packet", packetId, param);
+  return row;
+}
+
+/**
+ * The caller's packet of one of these types (and, when `matterId` is given, of that matter), or 404
+ * naming `what` and `param`: a packet of another type or matter is not the thing asked for.
+ */
+export async function loadPacketOfType<T extends PacketType>(
+  db: Queryable,
+  tenant: Tenant,
+  packetId: string,
+  expected: { types: readonly T[]; what: string; param?: string; matterId?: string },
+): Promise<PacketRow & { type: T }> {
+  const { types, what, param, matterId } = expected;
+  if (!isIdOf(ID_PREFIXES.packet, packetId)) throw notFound(what, packetId, param);
+  const [row] = await db
+    .select()
+    .from(schema.packets)
+    .where(tenantRow(schema.packets, tenant, packetId));
+  const isExpected = (candidate: PacketRow): candidate is PacketRow & { type: T } =>
+    (types as readonly PacketType[]).includes(candidate.type) &&
+    (matterId === undefined || candidate.matterId === matterId);
+  if (!row || !isExpected(row)) throw notFound(what, packetId, param);
   return row;
 }
 

@@ -1,14 +1,8 @@
 import type { Packet, PacketExport } from "@crs/contract";
-import {
-  addDays,
-  calendarDateOf,
-  deriveFreezeTargets,
-  formatTimestamp,
-  isReviewRequired,
-  PACKET_RESPONSE_DAYS,
-} from "@crs/core";
+import { addDays, calendarDateOf, deriveFreezeTargets, formatTimestamp, PACKET_RESPONSE_DAYS } from "@crs/core";
 import type { schema } from "@crs/db";
 import { auditOf } from "../audit";
+import { reviewStateOf } from "./review-state";
 
 export type PacketRow = typeof schema.packets.$inferSelect;
 export type PacketExportRow = typeof schema.packetExports.$inferSelect;
@@ -35,12 +29,7 @@ export function presentPacket(row: PacketRow, exports: readonly PacketExportRow[
     legal_authority_id: manifest.legal_authority_id,
     target_venue: manifest.target_venue,
     source_refs: manifest.source_refs,
-    review_state: {
-      review_required: isReviewRequired(row.reviewStatus),
-      review_status: row.reviewStatus,
-      review_owner: row.reviewOwner,
-      review_notes: row.reviewNotes,
-    },
+    review_state: reviewStateOf(row),
     manifest,
     content_hash: row.contentHash,
     exports: exports.map((exported) => ({

@@ -1,4 +1,11 @@
-import { canonicalize, type SanctionsHit as ScreeningHit, screenParties, sha256Hex } from "@crs/core";
+import {
+  canonicalize,
+  type SanctionsEntry,
+  type SanctionsMatch,
+  type SanctionsHit as ScreeningHit,
+  screenParties,
+  sha256Hex,
+} from "@crs/core";
 import { type Queryable, schema, type Tenant, tenantRow, tenantScope } from "@crs/db";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { writeStamp } from "../audit";
@@ -28,49 +35,102 @@ export async function recordSanctionsHits(
   matter: MatterRow,
   party: PartyRow,
 ): Promise<SanctionsHitRow[]> {
-  const { tx, actor } = write;
-  const now = write.clock();
   const found = screenParties([screenablePartyOf(party)], write.sanctionsList);
-  const inserted =
-    found.length === 0
-      ? []
-      : await tx
-          .insert(schema.sanctionsHits)
-          .values(
-            found.map((hit) => ({
-              organizationId: actor.organizationId,
-              environment: actor.environment,
-              id: write.newId("sanctionsHit"),
-              matterId: matter.id,
-              partyId: party.id,
-              fingerprint: fingerprintOf(hit),
-              matchedField: hit.matched.field,
-              matchedValue: hit.matched.value,
-              matchedNetwork: hit.matched.field === "wallet" ? hit.matched.network : null,
-              matchedPath: hit.matched.field === "identifier" ? hit.matched.path : null,
-              entryKind: hit.entry.kind,
-              entryValue: hit.entry.value,
-              entryNetwork: hit.entry.network,
-              entryProgram: hit.entry.program,
-              entrySource: hit.entry.source,
-              status: "open" as const,
-              createdAt: now,
-              ...writeStamp(actor, now),
-            })),
-          )
-          .onConflictDoNothing()
-          .returning();
-  return inserted;
+  return insertSanctionsHits(
+    write,
+    matter.id,
+    found.map((hit) => ({
+      partyId: party.id,
+      screenId: null,
+      subject: null,
+      fingerprint: fingerprintOf(hit),
+      matched: hit.matched,
+      entry: hit.entry,
+    })),
+  );
 }
 
-/** New hits put the matter on sanctions hold (appending `matter.updated`), unless it already is. */
+/** One hit to record: who or what matched (a party, or a screen's subject), what it matched, and its key. */
+export interface NewSanctionsHit {
+  partyId: string | null;
+  screenId: string | null;
+  subject: SanctionsHitRow["subject"];
+  fingerprint: string;
+  matched: SanctionsMatch;
+  entry: SanctionsEntry;
+}
+
+/**
+ * Records hits as open, each once (a hit already recorded under its key, open or cleared, is skipped:
+ * ON CONFLICT DO NOTHING on the party's or the matter's fingerprint). Returns the rows it inserted.
+ */
+export async function insertSanctionsHits(
+  write: WriteContext,
+  matterId: string,
+  hits: readonly NewSanctionsHit[],
+): Promise<SanctionsHitRow[]> {
+  if (hits.length === 0) return [];
+  const { tx, actor } = write;
+  const now = write.clock();
+  return tx
+    .insert(schema.sanctionsHits)
+    .values(
+      hits.map((hit) => ({
+        organizationId: actor.organizationId,
+        environment: actor.environment,
+        id: write.newId("sanctionsHit"),
+        matterId,
+        partyId: hit.partyId,
+        screenId: hit.screenId,
+        subject: hit.subject,
+        fingerprint: hit.fingerprint,
+        matchedField: hit.matched.field,
+        matchedValue: hit.matched.value,
+        matchedNetwork: hit.matched.field === "wallet" ? hit.matched.network : null,
+        matchedPath: hit.matched.field === "identifier" ? hit.matched.path : null,
+        entryKind: hit.entry.kind,
+        entryValue: hit.entry.value,
+        entryNetwork: hit.entry.network,
+        entryProgram: hit.entry.program,
+        entrySource: hit.entry.source,
+        status: "open" as const,
+        createdAt: now,
+        ...writeStamp(actor, now),
+      })),
+    )
+    .onConflictDoNothing()
+    .returning();
+}
+
+/**
+ * New hits put the matter on sanctions hold (appending `matter.updated` with them), unless it already
+ * is. A screen (`screenId`) has no event of its own to carry its hits, so on a matter already held it
+ * still appends `matter.updated` naming them; a party's event carries its own. Returns whether the
+ * matter is held.
+ */
 export async function holdMatterForHits(
   write: WriteContext,
   matter: MatterRow,
   newHits: readonly SanctionsHitRow[],
-): Promise<void> {
-  if (newHits.length === 0 || matter.sanctionsHold) return;
-  await setMatterSanctionsHold(write, matter, true, { sanctions_hits: newHits.map(presentSanctionsHit) });
+  options: { screenId?: string } = {},
+): Promise<boolean> {
+  if (newHits.length === 0) return matter.sanctionsHold;
+  const why = {
+    ...(options.screenId !== undefined ? { sanctions_screen_id: options.screenId } : {}),
+    sanctions_hits: newHits.map(presentSanctionsHit),
+  };
+  if (!matter.sanctionsHold) {
+    await setMatterSanctionsHold(write, matter, true, why);
+  } else if (options.screenId !== undefined) {
+    write.recordEvent({
+      type: "matter.updated",
+      idField: "matter_id",
+      object: presentMatter(matter),
+      matterId: matter.id,
+      extra: why,
+    });
+  }
+  return true;
 }
 
 /** Puts a matter on sanctions hold or releases it, appending `matter.updated` with why. */

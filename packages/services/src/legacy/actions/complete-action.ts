@@ -2,6 +2,7 @@ import type { Action, actionOperations, OperationInput } from "@crs/contract";
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
+import { normalizeSourceRefs } from "../../packets/source-refs";
 import { assertActionGates, assertActionTransition, recordActionEvent } from "./action-rules";
 import { lockActionForWrite } from "./load-action";
 import { presentAction } from "./present-action";
@@ -25,15 +26,7 @@ export async function completeAction(
     .set({
       status: "completed",
       completionNotes: body.completion_notes,
-      evidenceRefs: (body.evidence_refs ?? []).map((ref) => ({
-        source_id: ref.source_id,
-        source_type: ref.source_type ?? null,
-        title: ref.title ?? null,
-        uri: ref.uri ?? null,
-        hash: ref.hash ?? null,
-        chain_of_custody_id: ref.chain_of_custody_id ?? null,
-        admissibility_notes: ref.admissibility_notes ?? null,
-      })),
+      evidenceRefs: normalizeSourceRefs(body.evidence_refs),
       completedAt: now,
       ...writeStamp(actor, now),
     })

@@ -3,20 +3,13 @@ import {
   certificateApprovalStatusOf,
   certificateDetailsOf,
   formatTimestamp,
-  isReviewRequired,
   REMEDIATION_ACTION_TYPES,
   type RemediationPacketType,
   remediationDetailsOf,
   remediationStatusOf,
 } from "@crs/core";
 import type { PacketRow } from "../../packets/present-packet";
-
-const reviewStateOf = (row: PacketRow) => ({
-  review_required: isReviewRequired(row.reviewStatus),
-  review_status: row.reviewStatus,
-  review_owner: row.reviewOwner,
-  review_notes: row.reviewNotes,
-});
+import { reviewStateOf } from "../../packets/review-state";
 
 /**
  * A packet of type issuer_freeze or burn_reissue as the 2026-06-11 remediation shows it. A packet

@@ -1,7 +1,7 @@
-import { type issuerRemediationOperations, notFound, type OperationInput, type Remediation } from "@crs/contract";
-import { ID_PREFIXES, isIdOf, isRemediationPacketType } from "@crs/core";
-import { schema, tenantRow } from "@crs/db";
+import type { issuerRemediationOperations, OperationInput, Remediation } from "@crs/contract";
+import { REMEDIATION_PACKET_TYPES } from "@crs/core";
 import type { ReadContext } from "../../context";
+import { loadPacketOfType } from "../../packets/load-packet";
 import { presentRemediation } from "./present-remediation";
 
 /** A packet of type issuer_freeze or burn_reissue; any other packet is not a remediation (404). */
@@ -9,13 +9,9 @@ export async function retrieveRemediation(
   read: ReadContext,
   { params }: OperationInput<typeof issuerRemediationOperations.get>,
 ): Promise<Remediation> {
-  const id = params.remediation_id;
-  if (!isIdOf(ID_PREFIXES.packet, id)) throw notFound("issuer remediation", id);
-  const [row] = await read.db
-    .select()
-    .from(schema.packets)
-    .where(tenantRow(schema.packets, read.actor, id));
-  const type = row?.type;
-  if (!row || !type || !isRemediationPacketType(type)) throw notFound("issuer remediation", id);
-  return presentRemediation({ ...row, type });
+  const row = await loadPacketOfType(read.db, read.actor, params.remediation_id, {
+    types: REMEDIATION_PACKET_TYPES,
+    what: "issuer remediation",
+  });
+  return presentRemediation(row);
 }

@@ -1,7 +1,7 @@
-import { notFound, type OfacReport, type OperationInput, type sanctionsOperations } from "@crs/contract";
+import type { OfacReport, OperationInput, sanctionsOperations } from "@crs/contract";
 import type { WriteContext } from "../../context";
 import { assemblePacket } from "../../packets/create-packet";
-import { loadPacket } from "../../packets/load-packet";
+import { loadPacketOfType } from "../../packets/load-packet";
 import { presentOfacReport } from "./present-sanctions";
 
 /** Prepares an OFAC report from a sanctions review of the same matter: an ofac_report packet. */
@@ -9,13 +9,15 @@ export async function createOfacReportPacket(
   write: WriteContext,
   { body }: OperationInput<typeof sanctionsOperations.ofacReport>,
 ): Promise<OfacReport> {
-  const param = "sanctions_review_id";
   const row = await assemblePacket(write, {
     body: { matter_id: body.matter_id, type: "ofac_report" },
     details: async (matterId) => {
-      const review = await loadPacket(write.tx, write.actor, body.sanctions_review_id, param);
-      if (review.matterId !== matterId || review.type !== "sanctions_review")
-        throw notFound("sanctions review of this matter", body.sanctions_review_id, param);
+      const review = await loadPacketOfType(write.tx, write.actor, body.sanctions_review_id, {
+        types: ["sanctions_review"],
+        what: "sanctions review of this matter",
+        param: "sanctions_review_id",
+        matterId,
+      });
       return {
         wallets: review.manifest.wallets,
         details: {

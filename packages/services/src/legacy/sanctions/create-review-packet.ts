@@ -1,14 +1,17 @@
 import { notFound, type OperationInput, type SanctionsReview, type sanctionsOperations } from "@crs/contract";
 import { analyzeBlockedProperty, ID_PREFIXES, isIdOf, type ReviewedSanctionsHit } from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { WriteContext } from "../../context";
 import { assemblePacket } from "../../packets/create-packet";
 import { presentSanctionsReview } from "./present-sanctions";
 
 /**
  * Prepares the review of a screen: a sanctions_review packet (which the sanctions gate lets through)
- * binding the screen's hits as they stand, the blocked property analysis, and the matched wallets.
+ * binding the matter's screen hits as they stand, the blocked property analysis, and the blocked wallets.
+ * A screen answers every hit it matched whichever screen first recorded it, so its review binds every
+ * hit the matter's screens recorded (open or cleared), not only those recorded under `screen_id`: a
+ * listed wallet found by an earlier screen and matched again is reviewed too.
  * The hits are read after assemblePacket has the matter's row lock, so a clearing cannot interleave.
  */
 export async function createSanctionsReviewPacket(
@@ -35,15 +38,17 @@ export async function createSanctionsReviewPacket(
   return presentSanctionsReview(row);
 }
 
+/** The matter's screen hits (party_id null), once `screenId` is known to be one of its screens with hits. */
 async function screenHits(write: WriteContext, matterId: string, screenId: string): Promise<ReviewedSanctionsHit[]> {
   if (!isIdOf(ID_PREFIXES.sanctionsScreen, screenId)) throw notFound("sanctions screen", screenId, "screen_id");
   const h = schema.sanctionsHits;
   const rows = await write.tx
     .select()
     .from(h)
-    .where(and(tenantScope(h, write.actor), eq(h.matterId, matterId), eq(h.screenId, screenId)))
-    .orderBy(asc(h.id));
-  if (rows.length === 0) throw notFound("sanctions screen with hits on this matter", screenId, "screen_id");
+    .where(and(tenantScope(h, write.actor), eq(h.matterId, matterId), isNull(h.partyId)))
+    .orderBy(asc(h.createdAt), asc(h.id));
+  if (!rows.some((row) => row.screenId === screenId))
+    throw notFound("sanctions screen with hits on this matter", screenId, "screen_id");
   return rows.map((row) => ({
     hit_id: row.id,
     subject: row.subject ?? "wallet",

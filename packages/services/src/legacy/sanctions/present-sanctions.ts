@@ -1,19 +1,7 @@
 import type { OfacReport, SanctionsReview } from "@crs/contract";
-import {
-  formatTimestamp,
-  isReviewRequired,
-  type OfacReportDetails,
-  type PacketManifest,
-  type SanctionsReviewDetails,
-} from "@crs/core";
+import { formatTimestamp, type OfacReportDetails, type PacketManifest, type SanctionsReviewDetails } from "@crs/core";
 import type { PacketRow } from "../../packets/present-packet";
-
-const reviewStateOf = (row: PacketRow) => ({
-  review_required: isReviewRequired(row.reviewStatus),
-  review_status: row.reviewStatus,
-  review_owner: row.reviewOwner,
-  review_notes: row.reviewNotes,
-});
+import { reviewStateOf } from "../../packets/review-state";
 
 function reviewDetailsOf(manifest: PacketManifest): SanctionsReviewDetails | null {
   const details = manifest.details;

@@ -1,7 +1,6 @@
-import { notFound, type OperationInput, type SanctionsReview, type sanctionsOperations } from "@crs/contract";
-import { ID_PREFIXES, isIdOf } from "@crs/core";
-import { schema, tenantRow } from "@crs/db";
+import type { OperationInput, SanctionsReview, sanctionsOperations } from "@crs/contract";
 import type { ReadContext } from "../../context";
+import { loadPacketOfType } from "../../packets/load-packet";
 import { presentSanctionsReview } from "./present-sanctions";
 
 /** A packet of type sanctions_review; any other packet is not a review (404). */
@@ -9,12 +8,9 @@ export async function retrieveSanctionsReview(
   read: ReadContext,
   { params }: OperationInput<typeof sanctionsOperations.get>,
 ): Promise<SanctionsReview> {
-  const id = params.review_id;
-  if (!isIdOf(ID_PREFIXES.packet, id)) throw notFound("sanctions review", id);
-  const [row] = await read.db
-    .select()
-    .from(schema.packets)
-    .where(tenantRow(schema.packets, read.actor, id));
-  if (row?.type !== "sanctions_review") throw notFound("sanctions review", id);
+  const row = await loadPacketOfType(read.db, read.actor, params.review_id, {
+    types: ["sanctions_review"],
+    what: "sanctions review",
+  });
   return presentSanctionsReview(row);
 }

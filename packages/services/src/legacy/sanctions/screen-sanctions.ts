@@ -1,21 +1,20 @@
-import type { OperationInput, SanctionsScreen, sanctionsOperations } from "@crs/contract";
-import { canonicalize, SCREEN_HIT_REQUIRED_ACTIONS, screenMatchKey, screenSubjects, sha256Hex } from "@crs/core";
+import { AppError, type OperationInput, type SanctionsScreen, type sanctionsOperations } from "@crs/contract";
+import { canonicalize, screenMatchKey, screenRequiredActions, screenSubjects, sha256Hex } from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
-import { presentMatter } from "../../matters/present-matter";
 import { presentSanctionsHit } from "../../sanctions/present-sanctions-hit";
-import { setMatterSanctionsHold } from "../../sanctions/record-sanctions-hits";
+import { holdMatterForHits, insertSanctionsHits } from "../../sanctions/record-sanctions-hits";
 
 /**
  * Screens the given wallets, entities and counterparties with the party matcher against the
  * environment's list, under the matter's row lock. Each match is recorded once per matter as an open
  * sanctions hit (party_id null, screen_id this screen): the same rows, hold and clearing as a party's
  * hits. New hits put the matter on hold (or, already held, are recorded on matter.updated); a screen
- * that raises nothing new records nothing and appends nothing.
+ * that raises nothing new records nothing and appends nothing. An empty list screens nothing, and is
+ * never answered "clear" (as a certificate's screen against it is never complete): 409.
  */
 export async function screenSanctions(
   write: WriteContext,
@@ -24,6 +23,13 @@ export async function screenSanctions(
   const { tx, actor } = write;
   const matter = await lockMatter(tx, actor, body.matter_id, "matter_id");
   assertMatterWritable(matter);
+  if (write.sanctionsList.length === 0) {
+    throw new AppError("conflict", {
+      message:
+        "No sanctions list is configured for this environment: a screen against no entries screens nothing, and is never a pass. Nothing was recorded.",
+      details: { reason: "sanctions_list_empty", list_size: 0 },
+    });
+  }
 
   const screen = screenSubjects(
     [
@@ -39,55 +45,19 @@ export async function screenSanctions(
   }));
   const fingerprints = [...new Set(found.map(({ fingerprint }) => fingerprint))];
   const screenId = write.newId("sanctionsScreen");
-  const now = write.clock();
-  const inserted =
-    found.length === 0
-      ? []
-      : await tx
-          .insert(schema.sanctionsHits)
-          .values(
-            found.map(({ match, fingerprint }) => ({
-              organizationId: actor.organizationId,
-              environment: actor.environment,
-              id: write.newId("sanctionsHit"),
-              matterId: matter.id,
-              partyId: null,
-              screenId,
-              subject: match.role as "wallet" | "entity" | "counterparty",
-              fingerprint,
-              matchedField: match.matched.field,
-              matchedValue: match.matched.value,
-              matchedNetwork: match.matched.field === "wallet" ? match.matched.network : null,
-              matchedPath: null,
-              entryKind: match.entry.kind,
-              entryValue: match.entry.value,
-              entryNetwork: match.entry.network,
-              entryProgram: match.entry.program,
-              entrySource: match.entry.source,
-              status: "open" as const,
-              createdAt: now,
-              ...writeStamp(actor, now),
-            })),
-          )
-          .onConflictDoNothing()
-          .returning();
-
-  let held = matter.sanctionsHold;
-  if (inserted.length > 0) {
-    const why = { sanctions_screen_id: screenId, sanctions_hits: inserted.map(presentSanctionsHit) };
-    if (!held) {
-      await setMatterSanctionsHold(write, matter, true, why);
-      held = true;
-    } else {
-      write.recordEvent({
-        type: "matter.updated",
-        idField: "matter_id",
-        object: presentMatter(matter),
-        matterId: matter.id,
-        extra: why,
-      });
-    }
-  }
+  const inserted = await insertSanctionsHits(
+    write,
+    matter.id,
+    found.map(({ match, fingerprint }) => ({
+      partyId: null,
+      screenId,
+      subject: match.role as "wallet" | "entity" | "counterparty",
+      fingerprint,
+      matched: match.matched,
+      entry: match.entry,
+    })),
+  );
+  const held = await holdMatterForHits(write, matter, inserted, { screenId });
 
   const h = schema.sanctionsHits;
   const matched =
@@ -115,7 +85,11 @@ export async function screenSanctions(
     status: matched.length > 0 ? "hit" : "clear",
     matches: matched.map(presentSanctionsHit),
     ordinary_collection_paused: held,
-    required_actions: matched.length > 0 ? [...SCREEN_HIT_REQUIRED_ACTIONS] : [],
+    required_actions: screenRequiredActions({
+      matched: matched.length,
+      open: matched.filter((hit) => hit.status === "open").length,
+      held,
+    }),
     list_size: screen.list_size,
   };
 }
