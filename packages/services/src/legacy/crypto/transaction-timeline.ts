@@ -14,16 +14,16 @@ import { ANALYSIS_LIMITS, analysisInput, analysisSource, readAnalysisMatter } fr
 /** A timeline lists at most this many transfers (the earliest in the window); `matched_count` counts them all. */
 export const TIMELINE_MAX_EVENTS = 1_000;
 
-/** Every label the trace engine would see for an address: the source's (or its graph's) and the built-in ones. */
+/**
+ * Every label the trace engine sees for an address (its `labelsLookup`): the graph's own, the label
+ * store's, then the built-in ones.
+ */
 function labelLookup(source: TraceSource, chain: string): (address: string) => readonly AddressLabel[] {
   return (address) => {
-    let own: readonly AddressLabel[] = [];
-    if (source.labels) own = source.labels.labelsFor(chain, address);
-    else if (source.graph?.nodeLabels) {
-      const node = source.graph.nodeOf(address);
-      own = node === undefined ? [] : source.graph.nodeLabels(node);
-    }
-    return [...own, ...builtInLabels(chain, address)];
+    const node = source.graph?.nodeLabels ? source.graph.nodeOf(address) : undefined;
+    const own = node === undefined ? [] : (source.graph?.nodeLabels?.(node) ?? []);
+    const stored = source.labels ? source.labels.labelsFor(chain, address) : [];
+    return [...own, ...stored, ...builtInLabels(chain, address)];
   };
 }
 
