@@ -141,7 +141,12 @@ export const sanctionsOperations = {
     response: SanctionsScreen,
     idempotent: true,
     events: ["matter.updated"],
-    alsoAnswers: { 404: { description: "Unknown matter_id" }, 409: { description: CLOSED_OR_KEY } },
+    alsoAnswers: {
+      404: { description: "Unknown matter_id" },
+      409: {
+        description: `${CLOSED_OR_KEY}, or the sanctions list is empty (details.reason sanctions_list_empty): nothing can be screened`,
+      },
+    },
     rpc: false,
     surface: "legacy",
     successor: {

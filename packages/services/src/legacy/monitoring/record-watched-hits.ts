@@ -1,11 +1,9 @@
 import { canonicalize, screenMatchKey, screenSubjects, sha256Hex } from "@crs/core";
-import { schema } from "@crs/db";
-import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import type { MatterRow } from "../../matters/present-matter";
 import { presentMatter } from "../../matters/present-matter";
 import { presentSanctionsHit, type SanctionsHitRow } from "../../sanctions/present-sanctions-hit";
-import { setMatterSanctionsHold } from "../../sanctions/record-sanctions-hits";
+import { insertSanctionsHits, setMatterSanctionsHold } from "../../sanctions/record-sanctions-hits";
 
 /**
  * A watched address on the configured sanctions list marks its matter as a screen of that wallet does
@@ -14,9 +12,6 @@ import { setMatterSanctionsHold } from "../../sanctions/record-sanctions-hits";
  * and the sweep of one wallet record one hit; a hit a reviewer cleared is not raised again), and new
  * hits put the matter on sanctions hold. The caller holds the matter's row lock. Answers the matter as
  * it now stands, with the new hits.
- *
- * This repeats the insert of legacy/sanctions/screen-sanctions.ts (which keeps it inline); the two
- * should share one function in sanctions/.
  */
 export async function recordWatchedAddressHits(
   write: WriteContext,
@@ -24,42 +19,24 @@ export async function recordWatchedAddressHits(
   watchlistId: string,
   addresses: readonly string[],
 ): Promise<{ matter: MatterRow; hits: SanctionsHitRow[] }> {
-  const { tx, actor } = write;
   const screen = screenSubjects(
     addresses.map((wallet) => ({ role: "wallet", wallet })),
     write.sanctionsList,
   );
   if (screen.matches.length === 0) return { matter, hits: [] };
   const screenId = write.newId("sanctionsScreen");
-  const now = write.clock();
-  const hits = await tx
-    .insert(schema.sanctionsHits)
-    .values(
-      screen.matches.map((match) => ({
-        organizationId: actor.organizationId,
-        environment: actor.environment,
-        id: write.newId("sanctionsHit"),
-        matterId: matter.id,
-        partyId: null,
-        screenId,
-        subject: "wallet" as const,
-        fingerprint: sha256Hex(canonicalize(screenMatchKey(match))),
-        matchedField: match.matched.field,
-        matchedValue: match.matched.value,
-        matchedNetwork: match.matched.field === "wallet" ? match.matched.network : null,
-        matchedPath: null,
-        entryKind: match.entry.kind,
-        entryValue: match.entry.value,
-        entryNetwork: match.entry.network,
-        entryProgram: match.entry.program,
-        entrySource: match.entry.source,
-        status: "open" as const,
-        createdAt: now,
-        ...writeStamp(actor, now),
-      })),
-    )
-    .onConflictDoNothing()
-    .returning();
+  const hits = await insertSanctionsHits(
+    write,
+    matter.id,
+    screen.matches.map((match) => ({
+      partyId: null,
+      screenId,
+      subject: "wallet" as const,
+      fingerprint: sha256Hex(canonicalize(screenMatchKey(match))),
+      matched: match.matched,
+      entry: match.entry,
+    })),
+  );
   if (hits.length === 0) return { matter, hits };
   const why = {
     sanctions_screen_id: screenId,
