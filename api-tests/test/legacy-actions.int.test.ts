@@ -1,4 +1,4 @@
-import { Action, actionOperations, LEGACY_DEPRECATED_AT, Matter, Packet } from "@crs/contract";
+import { Action, actionOperations, Matter, Packet } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -12,11 +12,10 @@ import {
 } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestApp, type TestKey, type TestResponse, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, type TestResponse, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
 });
 
 const ActionList = z.object({

@@ -1,7 +1,6 @@
 import {
   AssetMap,
   ExchangeHypothesesAnswer,
-  LEGACY_DEPRECATED_AT,
   legacyCryptoOperations,
   Matter,
   StablecoinExposureAnswer,
@@ -19,11 +18,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, ValidationDetails } from "./support/expectations";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestKey, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
 });
 
 /** Sandbox subjects of the synthetic chain (docs/api/crypto.md). */

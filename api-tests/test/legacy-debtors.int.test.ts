@@ -1,14 +1,13 @@
-import { Debtor, debtorOperations, LEGACY_DEPRECATED_AT, Matter, Party } from "@crs/contract";
+import { Debtor, debtorOperations, Matter, Party } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestKey, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
 });
 
 const DebtorList = z.object({

@@ -1,24 +1,16 @@
 import { createHash } from "node:crypto";
-import {
-  DestinationWalletCertificate,
-  issuerRemediationOperations,
-  LEGACY_DEPRECATED_AT,
-  Packet,
-  Remediation,
-  SCOPES,
-} from "@crs/contract";
+import { DestinationWalletCertificate, issuerRemediationOperations, Packet, Remediation, SCOPES } from "@crs/contract";
 import { canonicalize, SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, ValidationDetails, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestApp, type TestKey, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date; live organizations screened against the sandbox list too,
 // so an operator (live keys only) can try to approve a clear and a listed certificate.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
   liveSanctionsList: { entries: SANDBOX_SANCTIONS_LIST, source: "test list" },
 });
 const operator = () => app().keyWithScopes([...SCOPES, "operator:write"]);

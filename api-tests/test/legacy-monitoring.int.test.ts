@@ -1,4 +1,4 @@
-import { Alert, LEGACY_DEPRECATED_AT, Matter, monitoringOperations, Packet, Watchlist } from "@crs/contract";
+import { Alert, Matter, monitoringOperations, Packet, Watchlist } from "@crs/contract";
 import { type AddressLabel, SANDBOX_SANCTIONS_LIST, type Transfer } from "@crs/core";
 import { createTraceProviders, sandboxSyntheticChain, sandboxTraceSource, sweepMonitoring } from "@crs/services";
 import { describe, expect, it } from "vitest";
@@ -6,11 +6,10 @@ import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
 import { createCase, judgmentBody } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestApp, type TestKey, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
 });
 
 /** The test app with its REST calls sent to the legacy listener, so the shared fixtures run there. */

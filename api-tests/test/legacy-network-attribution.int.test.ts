@@ -1,19 +1,12 @@
-import {
-  LEGACY_DEPRECATED_AT,
-  Matter,
-  NetworkAttribution,
-  NetworkCorrelationResult,
-  networkAttributionOperations,
-} from "@crs/contract";
+import { Matter, NetworkAttribution, NetworkCorrelationResult, networkAttributionOperations } from "@crs/contract";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
 import { describeSecuritySuite } from "./support/security-suite";
-import { type TestKey, useTestApp } from "./support/test-app";
+import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
 const app = useTestApp({
-  legacyWindow: { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") },
+  legacyWindow: OPEN_LEGACY_WINDOW,
 });
 
 const WALLET = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";

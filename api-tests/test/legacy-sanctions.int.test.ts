@@ -1,12 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  LEGACY_DEPRECATED_AT,
-  OfacReport,
-  Packet,
-  SanctionsReview,
-  SanctionsScreen,
-  sanctionsOperations,
-} from "@crs/contract";
+import { OfacReport, Packet, SanctionsReview, SanctionsScreen, sanctionsOperations } from "@crs/contract";
 import { canonicalize, SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { buildRestApp } from "@crs/rest/app";
 import { describe, expect, it } from "vitest";
@@ -14,11 +7,16 @@ import { z } from "zod";
 import { countEvents, countRows, expectError, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
 import { describeSecuritySuite } from "./support/security-suite";
-import { LEGACY_BASE_URL, PUBLIC_BASE_URL, type TestApp, type TestKey, useTestApp } from "./support/test-app";
+import {
+  LEGACY_BASE_URL,
+  OPEN_LEGACY_WINDOW,
+  PUBLIC_BASE_URL,
+  type TestApp,
+  type TestKey,
+  useTestApp,
+} from "./support/test-app";
 
-// A window still open whatever today's date: these tests are about the operations, not the sunset.
-const LEGACY_WINDOW = { deprecatedAt: new Date(LEGACY_DEPRECATED_AT), sunset: new Date("2100-01-01T00:00:00Z") };
-const app = useTestApp({ legacyWindow: LEGACY_WINDOW });
+const app = useTestApp({ legacyWindow: OPEN_LEGACY_WINDOW });
 const legacyApp = (): TestApp => ({ ...app(), request: app().legacyRequest });
 
 const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "address")?.value ?? "";
@@ -389,7 +387,7 @@ describe("sanctions screening marks the matter as a party hit does", () => {
     const unlisted = await buildRestApp({
       deps: { ...app().deps, publicBaseUrl: LEGACY_BASE_URL, sanctionsLists: { sandbox: [], live: null } },
       surface: "legacy",
-      legacy: { window: LEGACY_WINDOW, currentBaseUrl: PUBLIC_BASE_URL },
+      legacy: { window: OPEN_LEGACY_WINDOW, currentBaseUrl: PUBLIC_BASE_URL },
       logLevel: "silent",
     });
     try {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { LEGACY_DEPRECATED_AT } from "@crs/contract";
 import type { CompatibilityWindow } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
 import { buildRestApp } from "@crs/rest/app";
@@ -24,6 +25,15 @@ export const TEST_SECRETS = {
 
 /** The public origin the app is configured with (what the mint response reports as base_url). */
 export const PUBLIC_BASE_URL = "https://api.sandbox.test";
+/**
+ * A compatibility window still open whatever today's date, for tests of what the legacy listener's
+ * operations do rather than of its sunset.
+ */
+export const OPEN_LEGACY_WINDOW: CompatibilityWindow = {
+  deprecatedAt: new Date(LEGACY_DEPRECATED_AT),
+  sunset: new Date("2100-01-01T00:00:00Z"),
+};
+
 /** The legacy listener's public origin (the base_url of its keys). */
 export const LEGACY_BASE_URL = "https://legacy.sandbox.test";
 

@@ -5,7 +5,7 @@ import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
 import { assertMatterWritable } from "../matters/assert-matter-writable";
 import { lockMatter } from "../matters/load-matter";
-import { presentMatter } from "../matters/present-matter";
+import { recordMatterNote } from "../matters/record-matter-note";
 import { presentSanctionsHit } from "../sanctions/present-sanctions-hit";
 import { countOpenSanctionsHits, setMatterSanctionsHold } from "../sanctions/record-sanctions-hits";
 
@@ -46,13 +46,7 @@ export async function clearSanctionsHit(
   if (matter.sanctionsHold && (await countOpenSanctionsHits(tx, actor, matter.id)) === 0) {
     await setMatterSanctionsHold(write, matter, false, { sanctions_hit_cleared: cleared });
   } else {
-    write.recordEvent({
-      type: "matter.updated",
-      idField: "matter_id",
-      object: presentMatter(matter),
-      matterId: matter.id,
-      extra: { sanctions_hit_cleared: cleared },
-    });
+    recordMatterNote(write, matter, { sanctions_hit_cleared: cleared });
   }
   return cleared;
 }

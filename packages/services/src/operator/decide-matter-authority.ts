@@ -4,7 +4,7 @@ import type { WriteContext } from "../context";
 import { deriveAuthorityOfMatter } from "../judgments/matter-authority";
 import { assertMatterWritable } from "../matters/assert-matter-writable";
 import { lockMatter } from "../matters/load-matter";
-import { presentMatter } from "../matters/present-matter";
+import { recordMatterNote } from "../matters/record-matter-note";
 
 type Decision = "grant" | "revoke" | "clear";
 
@@ -31,13 +31,7 @@ async function decideMatterAuthority(
     actorId: actor.keyId,
   });
   const authority = await deriveAuthorityOfMatter(tx, actor, matter.id);
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: { authority_decision: decision, authority },
-  });
+  recordMatterNote(write, matter, { authority_decision: decision, authority });
   return authority;
 }
 

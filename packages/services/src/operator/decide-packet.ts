@@ -10,7 +10,8 @@ import {
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
-import { presentMatter } from "../matters/present-matter";
+import type { presentMatter } from "../matters/present-matter";
+import { recordMatterNote } from "../matters/record-matter-note";
 import { loadExportsByPacket, lockPacketForWrite } from "../packets/load-packet";
 import { type PacketRow, presentPacket } from "../packets/present-packet";
 
@@ -101,12 +102,6 @@ async function updatePacket(
   const exports = (await loadExportsByPacket(tx, actor, [row.id])).get(row.id) ?? [];
   const updated = presentPacket(row, exports, write.publicBaseUrl);
   // No packet.updated event exists in the catalog: the decision rides on matter.updated.
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: { ...decision, packet: updated },
-  });
+  recordMatterNote(write, matter, { ...decision, packet: updated });
   return updated;
 }

@@ -12,6 +12,7 @@ import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
 import type { MatterRow } from "../matters/present-matter";
 import { presentMatter } from "../matters/present-matter";
+import { recordMatterNote } from "../matters/record-matter-note";
 import { type PartyRow, screenablePartyOf } from "../parties/present-party";
 import { presentSanctionsHit, type SanctionsHitRow } from "./present-sanctions-hit";
 
@@ -104,33 +105,26 @@ export async function insertSanctionsHits(
 
 /**
  * New hits put the matter on sanctions hold (appending `matter.updated` with them), unless it already
- * is. A screen (`screenId`) has no event of its own to carry its hits, so on a matter already held it
- * still appends `matter.updated` naming them; a party's event carries its own. Returns whether the
- * matter is held.
+ * is. A screen (`screenId`: a legacy screen, or the monitoring sweep's of a watched address) has no
+ * event of its own to carry its hits, so on a matter already held it still appends `matter.updated`
+ * naming them; a party's event carries its own. `note` adds to the event's data. Returns the matter as
+ * it now stands.
  */
 export async function holdMatterForHits(
   write: WriteContext,
   matter: MatterRow,
   newHits: readonly SanctionsHitRow[],
-  options: { screenId?: string } = {},
-): Promise<boolean> {
-  if (newHits.length === 0) return matter.sanctionsHold;
+  options: { screenId?: string; note?: Record<string, unknown> } = {},
+): Promise<MatterRow> {
+  if (newHits.length === 0) return matter;
   const why = {
     ...(options.screenId !== undefined ? { sanctions_screen_id: options.screenId } : {}),
     sanctions_hits: newHits.map(presentSanctionsHit),
+    ...options.note,
   };
-  if (!matter.sanctionsHold) {
-    await setMatterSanctionsHold(write, matter, true, why);
-  } else if (options.screenId !== undefined) {
-    write.recordEvent({
-      type: "matter.updated",
-      idField: "matter_id",
-      object: presentMatter(matter),
-      matterId: matter.id,
-      extra: why,
-    });
-  }
-  return true;
+  if (!matter.sanctionsHold) return setMatterSanctionsHold(write, matter, true, why);
+  if (options.screenId !== undefined) recordMatterNote(write, matter, why);
+  return matter;
 }
 
 /** Puts a matter on sanctions hold or releases it, appending `matter.updated` with why. */

@@ -8,7 +8,8 @@ import {
 } from "@crs/core";
 import type { WriteContext } from "../../context";
 import { deriveAuthorityOfMatter } from "../../judgments/matter-authority";
-import { type MatterRow, presentMatter } from "../../matters/present-matter";
+import type { MatterRow } from "../../matters/present-matter";
+import { recordMatterNote } from "../../matters/record-matter-note";
 import type { ActionRow, presentAction } from "./present-action";
 
 const GATE_MESSAGES = {
@@ -76,16 +77,10 @@ export function recordActionEvent(
   action: ReturnType<typeof presentAction>,
   previous?: Record<string, unknown>,
 ): void {
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: {
-      action_id: action.id,
-      action_change: change,
-      action,
-      ...(previous ? { action_previous_attributes: previous } : {}),
-    },
+  recordMatterNote(write, matter, {
+    action_id: action.id,
+    action_change: change,
+    action,
+    ...(previous ? { action_previous_attributes: previous } : {}),
   });
 }

@@ -1,6 +1,6 @@
 import type { WriteContext } from "../../context";
 import type { MatterRow } from "../../matters/present-matter";
-import { presentMatter } from "../../matters/present-matter";
+import { recordMatterNote } from "../../matters/record-matter-note";
 
 /** What changed, as `data.monitoring_change` of the `matter.updated` event that records it. */
 export type MonitoringChange = "watchlist.created" | "watchlist.addresses_added" | "alert.raised" | "alert.triaged";
@@ -16,11 +16,5 @@ export function recordMonitoringChange(
   change: MonitoringChange,
   details: Record<string, unknown>,
 ): void {
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: { monitoring_change: change, ...details },
-  });
+  recordMatterNote(write, matter, { monitoring_change: change, ...details });
 }

@@ -1,9 +1,8 @@
 import { canonicalize, screenMatchKey, screenSubjects, sha256Hex } from "@crs/core";
 import type { WriteContext } from "../../context";
 import type { MatterRow } from "../../matters/present-matter";
-import { presentMatter } from "../../matters/present-matter";
-import { presentSanctionsHit, type SanctionsHitRow } from "../../sanctions/present-sanctions-hit";
-import { insertSanctionsHits, setMatterSanctionsHold } from "../../sanctions/record-sanctions-hits";
+import type { SanctionsHitRow } from "../../sanctions/present-sanctions-hit";
+import { holdMatterForHits, insertSanctionsHits } from "../../sanctions/record-sanctions-hits";
 
 /**
  * A watched address on the configured sanctions list marks its matter as a screen of that wallet does
@@ -37,19 +36,6 @@ export async function recordWatchedAddressHits(
       entry: match.entry,
     })),
   );
-  if (hits.length === 0) return { matter, hits };
-  const why = {
-    sanctions_screen_id: screenId,
-    sanctions_hits: hits.map(presentSanctionsHit),
-    watchlist_id: watchlistId,
-  };
-  if (!matter.sanctionsHold) return { matter: await setMatterSanctionsHold(write, matter, true, why), hits };
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: why,
-  });
-  return { matter, hits };
+  const held = await holdMatterForHits(write, matter, hits, { screenId, note: { watchlist_id: watchlistId } });
+  return { matter: held, hits };
 }

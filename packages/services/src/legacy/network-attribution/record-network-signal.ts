@@ -9,7 +9,7 @@ import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
-import { presentMatter } from "../../matters/present-matter";
+import { recordMatterNote } from "../../matters/record-matter-note";
 import { loadMatterSignals } from "./load-network-signals";
 import { presentNetworkAttribution } from "./present-network-attribution";
 
@@ -55,12 +55,6 @@ export async function recordNetworkSignal(
     .returning();
   if (!row) throw new Error("network attribution insert returned nothing");
   const attribution = presentNetworkAttribution(row, await loadMatterSignals(tx, actor, matter.id));
-  write.recordEvent({
-    type: "matter.updated",
-    idField: "matter_id",
-    object: presentMatter(matter),
-    matterId: matter.id,
-    extra: { network_attribution: attribution },
-  });
+  recordMatterNote(write, matter, { network_attribution: attribution });
   return attribution;
 }

@@ -57,7 +57,7 @@ export async function screenSanctions(
       entry: match.entry,
     })),
   );
-  const held = await holdMatterForHits(write, matter, inserted, { screenId });
+  const held = (await holdMatterForHits(write, matter, inserted, { screenId })).sanctionsHold;
 
   const h = schema.sanctionsHits;
   const matched =
