@@ -45,7 +45,7 @@ export interface EventOrderInput {
   graph: TransferGraph;
   /** Fresh but for the subjects (`addSubject`). */
   state: DiscoveryState;
-  /** At their defaults; must have address records (`pairRec`). */
+  /** At their defaults (the walk writes only the reach columns and `ledgerSlot`). */
   tables: SweepTables;
   /** Receives the final ledger state. */
   ledger: TaintLedger;
@@ -169,11 +169,12 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
  * opening edges), and only at addresses it touched.
  */
 export function resetWalkTables(tables: SweepTables, state: Pick<DiscoveryState, "touched">): void {
-  const { hopNow, parentEdge, openEdge } = tables;
+  const { hopNow, parentEdge, openEdge, ledgerSlot } = tables;
   for (const node of state.touched) {
     hopNow[node] = UNREACHED;
     parentEdge[node] = -1;
     openEdge[node] = -1;
+    ledgerSlot[node] = -1;
   }
 }
 
@@ -187,92 +188,183 @@ export const SCAN_RATIO = 0.125;
  * bigint sweep), in which case the tables are back at their defaults and `state` must be reset.
  */
 export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
-  const { graph, state, tables, maxHops, signal, genesisLimbs: genesis } = input;
-  const { from, to, block, time, asset, amountHigh, incident, incidentOffset } = graph;
-  const { hopNow, parentEdge, openEdge } = tables;
-  const words = amountWords(graph);
-  const assetCount = Math.max(1, graph.assets.length);
-  const balances = balanceIndexOf(graph, genesis, assetCount);
+  const assetCount = Math.max(1, input.graph.assets.length);
+  const balances = balanceIndexOf(input.graph, input.genesisLimbs, assetCount);
   if (!balances) return null;
-  const { senderBefore, receiverBefore, toPos } = balances;
-  const { flags, minHop } = state;
-  const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
-  ledger.reset(input.ledger.model);
-  // Entries live at slot node × assetCount + asset: the walk finds an address's entry and its state in one record.
-  ledger.reserve(graph.nodeCount * assetCount);
-  const fifo = ledger.model === "fifo";
-  const tally = input.tally ?? new LimbTally(assetCount);
-  tally.reset(assetCount);
-  const scanRatio = input.scanRatio ?? SCAN_RATIO;
-  const scratch = { h: 0, l: 0 };
+  return new EventOrderWalk(input, balances, assetCount).run();
+}
 
-  const minH = new Float64Array(assetCount);
-  const minL = new Float64Array(assetCount);
-  for (let a = 0; a < assetCount; a++) {
-    if (bigintToLimbs(input.minValueOf(a), scratch)) {
-      minH[a] = scratch.h;
-      minL[a] = scratch.l;
-    } else minH[a] = Number.POSITIVE_INFINITY;
-  }
+/**
+ * One trace's walk. Its steps are methods of one class, not closures made per trace: a process runs
+ * many traces, and code V8 optimized for one trace's closures is thrown away at the next (a new
+ * function at every call site), which left each trace's first events to the interpreter.
+ */
+class EventOrderWalk {
+  private readonly graph: TransferGraph;
+  private readonly input: EventOrderInput;
+  private readonly state: DiscoveryState;
+  private readonly tables: SweepTables;
+  private readonly from: Uint32Array;
+  private readonly to: Uint32Array;
+  private readonly time: ArrayLike<number>;
+  private readonly asset: ArrayLike<number>;
+  private readonly incident: Uint32Array;
+  private readonly incidentOffset: Uint32Array;
+  private readonly words: Uint32Array;
+  private readonly flags: Uint8Array;
+  private readonly minHop: Uint8Array;
+  private readonly hopNow: Uint8Array;
+  private readonly parentEdge: Int32Array;
+  private readonly openEdge: Int32Array;
+  private readonly ledgerSlot: Int32Array;
+  private readonly senderBefore: Float64Array;
+  private readonly receiverBefore: Float64Array;
+  private readonly toPos: Uint32Array;
+  private readonly ledger: LimbLedger;
+  private readonly tally: LimbTally;
+  private readonly assetCount: number;
+  private readonly maxHops: number;
+  private readonly fifo: boolean;
+  private readonly scanRatio: number;
+  /** Minimum followable taint per asset as limbs; one beyond their range is never reached. */
+  private readonly minH: Float64Array;
+  private readonly minL: Float64Array;
+  /** Events after the window are never read: they end here. */
+  private readonly endEvent: number;
+  private readonly wholeGraph: boolean;
+  private readonly entryNode: number[] = [];
+  private readonly entryAsset: number[] = [];
+  private readonly openH: number[] = [];
+  private readonly openL: number[] = [];
+  /** The current event's amount as limbs (`amountLimbs`). */
+  private ah = 0;
+  private al = 0;
+  // The merging walk's cursors: a min-heap by event id of (position, end) in incidence lists.
+  private heapKey = new Float64Array(64);
+  private heapPos = new Uint32Array(64);
+  private heapEnd = new Uint32Array(64);
+  private heapSize = 0;
+  /** Events left in the open addresses' lists (an event in two lists counts twice). */
+  private listed = 0;
+  private scanning = false;
+  private overflow = false;
+  private stopped = false;
+  // Subjects waiting to open, by their first event.
+  private readonly pendingNode: number[] = [];
+  private readonly pendingPos: number[] = [];
+  private readonly pendingEnd: number[] = [];
+  private pendingOrder = new Uint32Array(0);
+  private nextPending = 0;
 
-  // Events after the window are never read: they end at `endEvent`.
-  let endEvent = graph.eventCount;
-  if (endEvent > 0 && input.lastBlock < block[endEvent - 1]!) {
-    let lo = 0;
-    let hi = endEvent;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (block[mid]! <= input.lastBlock) lo = mid + 1;
-      else hi = mid;
+  constructor(input: EventOrderInput, balances: BalanceIndex, assetCount: number) {
+    const { graph, state, tables } = input;
+    this.graph = graph;
+    this.input = input;
+    this.state = state;
+    this.tables = tables;
+    this.from = graph.from;
+    this.to = graph.to;
+    this.time = graph.time;
+    this.asset = graph.asset;
+    this.incident = graph.incident;
+    this.incidentOffset = graph.incidentOffset;
+    this.words = amountWords(graph);
+    this.flags = state.flags;
+    this.minHop = state.minHop;
+    this.hopNow = tables.hopNow;
+    this.parentEdge = tables.parentEdge;
+    this.openEdge = tables.openEdge;
+    this.ledgerSlot = tables.ledgerSlot;
+    this.senderBefore = balances.senderBefore;
+    this.receiverBefore = balances.receiverBefore;
+    this.toPos = balances.toPos;
+    const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
+    ledger.reset(input.ledger.model);
+    this.ledger = ledger;
+    this.fifo = ledger.model === "fifo";
+    const tally = input.tally ?? new LimbTally(assetCount);
+    tally.reset(assetCount);
+    this.tally = tally;
+    this.assetCount = assetCount;
+    this.maxHops = input.maxHops;
+    this.scanRatio = input.scanRatio ?? SCAN_RATIO;
+    const limbs = { h: 0, l: 0 };
+    this.minH = new Float64Array(assetCount);
+    this.minL = new Float64Array(assetCount);
+    for (let a = 0; a < assetCount; a++) {
+      if (bigintToLimbs(input.minValueOf(a), limbs)) {
+        this.minH[a] = limbs.h;
+        this.minL[a] = limbs.l;
+      } else this.minH[a] = Number.POSITIVE_INFINITY;
     }
-    endEvent = lo;
+    const { block } = graph;
+    let endEvent = graph.eventCount;
+    if (endEvent > 0 && input.lastBlock < block[endEvent - 1]!) {
+      let lo = 0;
+      let hi = endEvent;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (block[mid]! <= input.lastBlock) lo = mid + 1;
+        else hi = mid;
+      }
+      endEvent = lo;
+    }
+    this.endEvent = endEvent;
+    this.wholeGraph = endEvent === graph.eventCount;
   }
-  const wholeGraph = endEvent === graph.eventCount;
-  const endOf = (node: number): number =>
-    wholeGraph ? incidentOffset[node + 1]! : incidentPositionOf(graph, node, endEvent);
 
-  const entryNode: number[] = [];
-  const entryAsset: number[] = [];
-  const openH: number[] = [];
-  const openL: number[] = [];
+  run(): SweepResult | null {
+    this.checkClock();
+    this.admitSubjects();
+    const scanFrom = this.merge();
+    if (scanFrom < 0) return this.abandon();
+    if (scanFrom < this.endEvent && !this.scan(scanFrom)) return this.abandon();
+    return this.result();
+  }
+
+  private endOf(node: number): number {
+    return this.wholeGraph ? this.incidentOffset[node + 1]! : incidentPositionOf(this.graph, node, this.endEvent);
+  }
+
   /**
    * Slot of the ledger entry of (node, asset), opening it at event e (of asset a) with the balance just
    * before it if it is not open yet (`before`: the index's column for the node's side of e).
    */
-  function entryFor(node: number, a: number, before: Float64Array, e: number): number {
-    const slot = node * assetCount + a;
-    if (ledger.entryAt(slot) >= 0) return slot;
+  private entryFor(node: number, a: number, before: Float64Array, e: number): number {
+    // An open address's entries sit at its claimed slots, one per asset: the walk finds an entry and its
+    // state in one record, with no id lookup first.
+    const slot = this.ledgerSlot[node]! + a;
+    if (this.ledger.entryAt(slot) >= 0) return slot;
     const h = before[2 * e]!;
     const l = before[2 * e + 1]!;
-    const isSubject = (flags[node]! & NODE_SUBJECT) !== 0;
-    const id = ledger.openAt(slot, isSubject, h, l);
-    openH[id] = h;
-    openL[id] = l;
-    if (isSubject) tally.add(a, SUBJECT, h, l);
-    entryNode.push(node);
-    entryAsset.push(a);
+    const isSubject = (this.flags[node]! & NODE_SUBJECT) !== 0;
+    const id = this.ledger.openAt(slot, isSubject, h, l);
+    this.openH[id] = h;
+    this.openL[id] = l;
+    if (isSubject) this.tally.add(a, SUBJECT, h, l);
+    this.entryNode.push(node);
+    this.entryAsset.push(a);
     return slot;
   }
 
-  /** Event e's amount as limbs in `scratch`; false when beyond their range. */
-  function amountLimbs(e: number): boolean {
-    const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
-    const loWord = words[2 * e + AMOUNT_LO_WORD]!;
+  /** Event e's amount as limbs in `ah/al`; false when beyond their range. */
+  private amountLimbs(e: number): boolean {
+    const hiWord = this.words[2 * e + AMOUNT_HI_WORD]!;
+    const loWord = this.words[2 * e + AMOUNT_LO_WORD]!;
     if (hiWord === 0xffff_ffff && loWord === 0xffff_ffff) {
-      return bigintToLimbs(amountHigh.get(e) ?? AMOUNT_OVERFLOW, scratch);
+      const limbs = { h: 0, l: 0 };
+      if (!bigintToLimbs(this.graph.amountHigh.get(e) ?? AMOUNT_OVERFLOW, limbs)) return false;
+      this.ah = limbs.h;
+      this.al = limbs.l;
+      return true;
     }
-    scratch.h = hiWord >>> 16;
-    scratch.l = (hiWord & 0xffff) * 2 ** 32 + loWord;
+    this.ah = hiWord >>> 16;
+    this.al = (hiWord & 0xffff) * 2 ** 32 + loWord;
     return true;
   }
-  // The merging walk's cursors: a min-heap by event id of (position, end) in incidence lists.
-  let heapKey = new Float64Array(64);
-  let heapPos = new Uint32Array(64);
-  let heapEnd = new Uint32Array(64);
-  let heapSize = 0;
-  /** Events left in the open addresses' lists (an event in two lists counts twice). */
-  let listed = 0;
-  function siftDown(start: number): void {
+
+  private siftDown(start: number): void {
+    const { heapKey, heapPos, heapEnd, heapSize } = this;
     let i = start;
     const key = heapKey[i]!;
     const pos = heapPos[i]!;
@@ -291,22 +383,25 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     heapPos[i] = pos;
     heapEnd[i] = end;
   }
-  function pushCursor(pos: number, end: number): void {
+
+  private pushCursor(pos: number, end: number): void {
     if (pos >= end) return;
-    listed += end - pos;
-    if (heapSize === heapKey.length) {
-      const key = new Float64Array(heapSize * 2);
-      key.set(heapKey);
-      heapKey = key;
-      const position = new Uint32Array(heapSize * 2);
-      position.set(heapPos);
-      heapPos = position;
-      const ending = new Uint32Array(heapSize * 2);
-      ending.set(heapEnd);
-      heapEnd = ending;
+    this.listed += end - pos;
+    if (this.heapSize === this.heapKey.length) {
+      const size = this.heapSize * 2;
+      const key = new Float64Array(size);
+      key.set(this.heapKey);
+      this.heapKey = key;
+      const position = new Uint32Array(size);
+      position.set(this.heapPos);
+      this.heapPos = position;
+      const ending = new Uint32Array(size);
+      ending.set(this.heapEnd);
+      this.heapEnd = ending;
     }
-    let i = heapSize++;
-    const key = incident[pos]!;
+    const { heapKey, heapPos, heapEnd } = this;
+    let i = this.heapSize++;
+    const key = this.incident[pos]!;
     while (i > 0) {
       const parent = (i - 1) >>> 1;
       if (heapKey[parent]! <= key) break;
@@ -319,72 +414,78 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     heapPos[i] = pos;
     heapEnd[i] = end;
   }
-  let scanning = false;
-  let overflow = false;
 
-  let stopped = false;
-  function checkClock(): void {
-    signal?.throwIfAborted();
-    if (!stopped && input.deadlineReached()) {
-      stopped = true;
-      state.truncation.add("deadline");
+  private checkClock(): void {
+    this.input.signal?.throwIfAborted();
+    if (!this.stopped && this.input.deadlineReached()) {
+      this.stopped = true;
+      this.state.truncation.add("deadline");
     }
   }
-  // Subjects: admitted first, in the order given, as discovery does; each opens at its first event
-  // from its incident block on. A deadline already passed admits nothing.
-  checkClock();
-  const pendingNode: number[] = [];
-  const pendingPos: number[] = [];
-  const pendingEnd: number[] = [];
-  for (const node of [...state.touched]) {
-    if ((flags[node]! & NODE_SUBJECT) === 0) continue;
-    hopNow[node] = 0;
-    if (stopped) continue;
-    const pos = firstIncidentAtOrAfter(graph, node, state.arrivalBlock[node]!, Number.NEGATIVE_INFINITY);
-    const end = Math.max(pos, endOf(node));
-    if (state.expansions >= input.maxExpansions) {
-      flags[node]! |= NODE_SKIPPED;
-      state.truncation.add("max_expansions");
-      continue;
+
+  /**
+   * Subjects: admitted first, in the order given, as discovery does; each opens at its first event
+   * from its incident block on. A deadline already passed admits nothing.
+   */
+  private admitSubjects(): void {
+    const { state, flags, graph } = this;
+    for (const node of [...state.touched]) {
+      if ((flags[node]! & NODE_SUBJECT) === 0) continue;
+      this.hopNow[node] = 0;
+      if (this.stopped) continue;
+      const pos = firstIncidentAtOrAfter(graph, node, state.arrivalBlock[node]!, Number.NEGATIVE_INFINITY);
+      const end = Math.max(pos, this.endOf(node));
+      if (state.expansions >= this.input.maxExpansions) {
+        flags[node]! |= NODE_SKIPPED;
+        state.truncation.add("max_expansions");
+        continue;
+      }
+      if (state.edgesAdmitted + (end - pos) > this.input.maxEdges) {
+        flags[node]! |= NODE_SKIPPED;
+        state.truncation.add("max_edges");
+        continue;
+      }
+      state.edgesAdmitted += end - pos;
+      state.expansions++;
+      flags[node]! |= NODE_EXPANDED;
+      state.expanded.push(node);
+      if (pos < end) {
+        this.pendingNode.push(node);
+        this.pendingPos.push(pos);
+        this.pendingEnd.push(end);
+      }
     }
-    if (state.edgesAdmitted + (end - pos) > input.maxEdges) {
-      flags[node]! |= NODE_SKIPPED;
-      state.truncation.add("max_edges");
-      continue;
-    }
-    state.edgesAdmitted += end - pos;
-    state.expansions++;
-    flags[node]! |= NODE_EXPANDED;
-    state.expanded.push(node);
-    if (pos < end) {
-      pendingNode.push(node);
-      pendingPos.push(pos);
-      pendingEnd.push(end);
-    }
+    const { incident, pendingPos } = this;
+    this.pendingOrder = Uint32Array.from(this.pendingNode, (_, i) => i).sort(
+      (x, y) => incident[pendingPos[x]!]! - incident[pendingPos[y]!]!,
+    );
   }
-  const pendingOrder = pendingNode
-    .map((_, i) => i)
-    .sort((x, y) => incident[pendingPos[x]!]! - incident[pendingPos[y]!]!);
-  let nextPending = 0;
-  const nextSubjectEvent = (): number =>
-    nextPending < pendingOrder.length ? incident[pendingPos[pendingOrder[nextPending]!]!]! : Number.POSITIVE_INFINITY;
-  function openNextSubject(): void {
-    const i = pendingOrder[nextPending++]!;
-    const node = pendingNode[i]!;
-    flags[node]! |= LEDGER_OPEN;
-    if (!scanning) pushCursor(pendingPos[i]!, pendingEnd[i]!);
+
+  private nextSubjectEvent(): number {
+    return this.nextPending < this.pendingOrder.length
+      ? this.incident[this.pendingPos[this.pendingOrder[this.nextPending]!]!]!
+      : Number.POSITIVE_INFINITY;
+  }
+
+  private openNextSubject(): void {
+    const i = this.pendingOrder[this.nextPending++]!;
+    const node = this.pendingNode[i]!;
+    this.flags[node]! |= LEDGER_OPEN;
+    this.ledgerSlot[node] = this.ledger.claimSlots(this.assetCount);
+    if (!this.scanning) this.pushCursor(this.pendingPos[i]!, this.pendingEnd[i]!);
   }
 
   /** Opens non-subject `node`, the receiver of event e, if the budgets allow; may flag it a hub or skipped instead. */
-  function open(node: number, e: number): boolean {
-    if (stopped) return false;
+  private open(node: number, e: number): boolean {
+    if (this.stopped) return false;
+    const { state, flags, input } = this;
     if (state.expansions >= input.maxExpansions) {
       flags[node]! |= NODE_SKIPPED;
       state.truncation.add("max_expansions");
       return false;
     }
-    const pos = toPos[e]!;
-    const end = endOf(node);
+    const pos = this.toPos[e]!;
+    const end = this.endOf(node);
     const count = end - pos;
     if (count > input.hubEventLimit && input.labelsOf(node).length === 0) {
       flags[node]! |= NODE_HUB;
@@ -398,29 +499,31 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
     state.edgesAdmitted += count;
     state.expansions++;
     flags[node]! |= NODE_EXPANDED | LEDGER_OPEN;
+    this.ledgerSlot[node] = this.ledger.claimSlots(this.assetCount);
     state.expanded.push(node);
-    if (!scanning) pushCursor(pos + 1, end);
+    if (!this.scanning) this.pushCursor(pos + 1, end);
     return true;
   }
 
   /** Moves event e through the ledgers of its open ends (at least one is open). */
-  function step(e: number): void {
-    const f = from[e]!;
-    const t = to[e]!;
+  private step(e: number): void {
+    const { flags, hopNow, ledger, tally } = this;
+    const f = this.from[e]!;
+    const t = this.to[e]!;
     const fOpen = (flags[f]! & LEDGER_OPEN) !== 0;
     let tOpen = (flags[t]! & LEDGER_OPEN) !== 0;
-    if (!amountLimbs(e)) {
-      overflow = true;
+    if (!this.amountLimbs(e)) {
+      this.overflow = true;
       return;
     }
-    const ah = scratch.h;
-    const al = scratch.l;
-    const a = asset[e]!;
+    const ah = this.ah;
+    const al = this.al;
+    const a = this.asset[e]!;
     let th = 0;
     let tl = 0;
     let delivered = false;
     if (fOpen) {
-      ledger.debit(entryFor(f, a, senderBefore, e), ah, al);
+      ledger.debit(this.entryFor(f, a, this.senderBefore, e), ah, al);
       th = ledger.outH;
       tl = ledger.outL;
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
@@ -431,119 +534,129 @@ export function runEventOrderTrace(input: EventOrderInput): SweepResult | null {
         } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
           delivered = true;
           tally.emit(e, th, tl, senderHop + 1);
-        } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
+        } else if (th < this.minH[a]! || (th === this.minH[a]! && tl < this.minL[a]!)) {
           tally.dust(a, th, tl);
         } else {
           const hop = senderHop + 1;
           const edge = tally.emit(e, th, tl, hop);
-          if (minHop[t] === UNREACHED) {
-            state.touched.push(t);
-            minHop[t] = hop;
-            decideLabel(state, input.labelsOf(t), t, time[e]!);
+          if (this.minHop[t] === UNREACHED) {
+            this.state.touched.push(t);
+            this.minHop[t] = hop;
+            decideLabel(this.state, this.input.labelsOf(t), t, this.time[e]!);
           }
           if (hop < hopNow[t]!) {
             hopNow[t] = hop;
-            parentEdge[t] = edge;
-            minHop[t] = hop;
+            this.parentEdge[t] = edge;
+            this.minHop[t] = hop;
           }
           if ((flags[t]! & (NODE_TERMINAL | NODE_HUB)) !== 0) {
             tally.receive(t, a, TERMINALS, th, tl);
           } else if (tOpen) {
             delivered = true;
-          } else if (hop < maxHops && (flags[t]! & NODE_SKIPPED) === 0 && open(t, e)) {
+          } else if (hop < this.maxHops && (flags[t]! & NODE_SKIPPED) === 0 && this.open(t, e)) {
             delivered = true;
             tOpen = true;
-            openEdge[t] = edge;
+            this.openEdge[t] = edge;
           } else if ((flags[t]! & NODE_HUB) !== 0) {
             tally.receive(t, a, TERMINALS, th, tl);
           } else {
-            tally.receive(t, a, hopNow[t]! >= maxHops ? HOP_LIMIT : UNEXPLORED, th, tl);
+            tally.receive(t, a, hopNow[t]! >= this.maxHops ? HOP_LIMIT : UNEXPLORED, th, tl);
           }
         }
       }
     }
     if (tOpen) {
-      const te = entryFor(t, a, receiverBefore, e);
-      if (delivered) ledger.credit(te, ah, al, th, tl, fifo);
+      const te = this.entryFor(t, a, this.receiverBefore, e);
+      if (delivered) ledger.credit(te, ah, al, th, tl, this.fifo);
       else ledger.credit(te, ah, al, 0, 0, false);
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
     }
   }
 
-  const failed = (): boolean => overflow || ledger.overflow || tally.overflow;
+  private failed(): boolean {
+    return this.overflow || this.ledger.overflow || this.tally.overflow;
+  }
 
-  // The merging walk, until the open addresses' events are a large share of what is left.
-  let done = 0;
-  let scanFrom = endEvent;
-  let last = -1;
-  for (;;) {
-    const top = heapSize > 0 ? heapKey[0]! : Number.POSITIVE_INFINITY;
-    if (nextPending < pendingOrder.length && nextSubjectEvent() <= top) {
-      openNextSubject();
-      continue;
-    }
-    if (heapSize === 0) break;
-    const pos = heapPos[0]! + 1;
-    listed--;
-    if (pos < heapEnd[0]!) {
-      heapKey[0] = incident[pos]!;
-      heapPos[0] = pos;
-    } else {
-      heapSize--;
-      heapKey[0] = heapKey[heapSize]!;
-      heapPos[0] = heapPos[heapSize]!;
-      heapEnd[0] = heapEnd[heapSize]!;
-    }
-    if (heapSize > 0) siftDown(0);
-    // An event between two open addresses sits in both lists.
-    if (top === last) continue;
-    last = top;
-    step(top);
-    if (failed()) return abandon();
-    if ((++done & 4095) === 0) checkClock();
-    if (listed > (endEvent - top) * scanRatio) {
-      scanFrom = top + 1;
-      break;
+  /**
+   * The merging walk, until the open addresses' events are a large share of what is left: returns the
+   * event the scan goes on from (the end when the lists ran out first), or −1 when a value left the limbs' range.
+   */
+  private merge(): number {
+    const { incident } = this;
+    let done = 0;
+    let last = -1;
+    for (;;) {
+      const top = this.heapSize > 0 ? this.heapKey[0]! : Number.POSITIVE_INFINITY;
+      if (this.nextPending < this.pendingOrder.length && this.nextSubjectEvent() <= top) {
+        this.openNextSubject();
+        continue;
+      }
+      if (this.heapSize === 0) return this.endEvent;
+      const pos = this.heapPos[0]! + 1;
+      this.listed--;
+      if (pos < this.heapEnd[0]!) {
+        this.heapKey[0] = incident[pos]!;
+        this.heapPos[0] = pos;
+      } else {
+        this.heapSize--;
+        this.heapKey[0] = this.heapKey[this.heapSize]!;
+        this.heapPos[0] = this.heapPos[this.heapSize]!;
+        this.heapEnd[0] = this.heapEnd[this.heapSize]!;
+      }
+      if (this.heapSize > 0) this.siftDown(0);
+      // An event between two open addresses sits in both lists.
+      if (top === last) continue;
+      last = top;
+      this.step(top);
+      if (this.failed()) return -1;
+      if ((++done & 4095) === 0) this.checkClock();
+      if (this.listed > (this.endEvent - top) * this.scanRatio) return top + 1;
     }
   }
 
-  if (scanFrom < endEvent) {
-    scanning = true;
-    let upcoming = nextSubjectEvent();
+  /** Every event from `scanFrom` on, in order; false when a value left the limbs' range. */
+  private scan(scanFrom: number): boolean {
+    this.scanning = true;
+    const { from, to, flags, endEvent } = this;
+    let upcoming = this.nextSubjectEvent();
     for (let e = scanFrom; e < endEvent; e++) {
       if (upcoming <= e) {
-        while (nextSubjectEvent() <= e) openNextSubject();
-        upcoming = nextSubjectEvent();
+        while (this.nextSubjectEvent() <= e) this.openNextSubject();
+        upcoming = this.nextSubjectEvent();
       }
-      if ((e & 4095) === 0) checkClock();
+      if ((e & 4095) === 0) this.checkClock();
       if (((flags[from[e]!]! | flags[to[e]!]!) & LEDGER_OPEN) === 0) continue;
-      step(e);
-      if (failed()) return abandon();
+      this.step(e);
+      if (this.failed()) return false;
     }
+    return true;
   }
 
-  function abandon(): null {
-    resetWalkTables(tables, state);
+  private abandon(): null {
+    resetWalkTables(this.tables, this.state);
     return null;
   }
 
-  input.ledger.adopt(ledger);
-  const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = tally.settle();
-  return sweepResult({
-    edgeEvent,
-    edgeTaint,
-    edgeHop,
-    hopNow,
-    parentEdge,
-    openEdge,
-    entryOf: (node, a) => {
-      const id = ledger.entryAt(node * assetCount + a);
-      return id >= 0 ? id : undefined;
-    },
-    entryNode,
-    entryAsset,
-    openingOf: (id) => limbsToBigint(openH[id]!, openL[id]!),
-    receivedBy,
-    totals,
-  });
+  private result(): SweepResult {
+    const { ledger, ledgerSlot, openH, openL } = this;
+    this.input.ledger.adopt(ledger);
+    const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = this.tally.settle();
+    return sweepResult({
+      edgeEvent,
+      edgeTaint,
+      edgeHop,
+      hopNow: this.hopNow,
+      parentEdge: this.parentEdge,
+      openEdge: this.openEdge,
+      entryOf: (node, a) => {
+        const id = ledgerSlot[node]! >= 0 ? ledger.entryAt(ledgerSlot[node]! + a) : -1;
+        return id >= 0 ? id : undefined;
+      },
+      entryNode: this.entryNode,
+      entryAsset: this.entryAsset,
+      openingOf: (id) => limbsToBigint(openH[id]!, openL[id]!),
+      receivedBy,
+      totals,
+    });
+  }
 }

@@ -124,6 +124,8 @@ export class LimbLedger {
   private haircut: boolean;
   private poison: boolean;
   size = 0;
+  /** Slots handed out by `claimSlots` since the last reset. */
+  private claimed = 0;
   /** Set once any value left the exact range; the caller must then discard the ledger's results. */
   overflow = false;
   /**
@@ -154,6 +156,9 @@ export class LimbLedger {
   /** Taint that came into being at a subject during the last operation. */
   newH = 0;
   newL = 0;
+  /** Output of `overdraw`: the part of an outflow beyond the balance. */
+  private missH = 0;
+  private missL = 0;
 
   constructor(model: TaintModel) {
     this.model = model;
@@ -175,6 +180,7 @@ export class LimbLedger {
     this.haircut = model === "haircut";
     this.poison = model === "poison";
     this.size = 0;
+    this.claimed = 0;
     this.overflow = false;
     this.lotCount = 0;
     this.freeLot = -1;
@@ -185,9 +191,16 @@ export class LimbLedger {
     this.newL = 0;
   }
 
-  /** Makes room for entries at slots below `slots` (`openAt`). */
-  reserve(slots: number): void {
-    this.rec = grow(this.rec, slots * REC);
+  /**
+   * `count` adjacent slots, unopened, after every slot claimed since the last reset, for entries the
+   * caller opens with `openAt`: an address's entries for each asset side by side, with records only for
+   * the addresses a trace opens, so its working set is what it touches rather than the whole graph's.
+   */
+  claimSlots(count: number): number {
+    const first = this.claimed;
+    this.claimed += count;
+    this.rec = grow(this.rec, this.claimed * REC);
+    return first;
   }
 
   private check(h: number): void {
@@ -233,112 +246,53 @@ export class LimbLedger {
 
   /**
    * Tainted part of an outflow of (ah, al) from the entry at `slot` into `outH/outL`; sets `newH/newL`.
-   * Same rules as `TaintLedger.debit`.
+   * Same rules as `TaintLedger.debit`. One small body per model, so the walk's call inlines the one it runs.
    */
   debit(slot: number, ah: number, al: number): void {
-    this.newH = 0;
-    this.newL = 0;
-    const rec = this.rec;
-    const r = slot * REC;
-    const bh = rec[r + BAL_H]!;
-    const bl = rec[r + BAL_L]!;
-    // missing = amount > balance ? amount − balance : 0
-    let mh = 0;
-    let ml = 0;
-    if (ah > bh || (ah === bh && al > bl)) {
-      mh = ah - bh;
-      ml = al - bl;
-      if (ml < 0) {
-        ml += LIMB;
-        mh -= 1;
-      }
-      const s = 2 * (rec[r + ENTRY]! - 1);
-      let sl = this.short[s + 1]! + ml;
-      let sh = this.short[s]! + mh;
-      if (sl >= LIMB) {
-        sl -= LIMB;
-        sh += 1;
-      }
-      this.check(sh);
-      this.short[s] = sh;
-      this.short[s + 1] = sl;
+    if (this.fifo) this.debitFifo(slot * REC, ah, al);
+    else if (this.haircut) this.debitHaircut(slot * REC, ah, al);
+    else this.debitPoison(slot * REC, ah, al);
+  }
+
+  /**
+   * The part of an outflow of (ah, al) beyond the balance (bh, bl) of the entry at record `r`, into
+   * `missH/missL` (zero when the balance covers it), added to the entry's shortfall.
+   */
+  private overdraw(r: number, ah: number, al: number, bh: number, bl: number): void {
+    if (ah < bh || (ah === bh && al <= bl)) {
+      this.missH = 0;
+      this.missL = 0;
+      return;
     }
-    const missing = mh !== 0 || ml !== 0;
-    const kind = rec[r + KIND]!;
-    const isSubject = kind === SUBJECT;
-    let th = 0;
-    let tl = 0;
-    if (this.fifo) {
-      // consume amount − missing
-      let ch = ah - mh;
-      let cl = al - ml;
-      if (cl < 0) {
-        cl += LIMB;
-        ch -= 1;
-      }
-      this.consumeLots(r, ch, cl);
-      th = this.outH;
-      tl = this.outL;
-      if (missing) this.pushPiece(mh, ml, isSubject ? 1 : 0);
-      if (isSubject) {
-        tl += ml;
-        th += mh;
-        if (tl >= LIMB) {
-          tl -= LIMB;
-          th += 1;
-        }
-      }
-    } else if (this.haircut) {
-      const hh = rec[r + TAINT_H]!;
-      const hl = rec[r + TAINT_L]!;
-      if (missing) {
-        th = hh;
-        tl = hl;
-      } else if (bh === 0 && bl === 0) {
-        th = 0;
-        tl = 0;
-      } else if ((hh === 0 && hl === 0) || (ah === bh && al === bl)) {
-        // nothing held: 0; the whole balance leaves: all of it (held · balance / balance)
-        th = hh === 0 && hl === 0 ? 0 : hh;
-        tl = hh === 0 && hl === 0 ? 0 : hl;
-      } else if (hh === bh && hl === bl) {
-        // all held is tainted: the whole amount (balance · amount / balance)
-        th = ah;
-        tl = al;
-      } else {
-        const share = (limbsToBigint(hh, hl) * limbsToBigint(ah, al)) / limbsToBigint(bh, bl);
-        // share ≤ held, which the limbs hold exactly
-        if (!bigintToLimbs(share, this.split)) this.overflow = true;
-        th = this.split.h;
-        tl = this.split.l;
-      }
-      let rh = hh - th;
-      let rl = hl - tl;
-      if (rl < 0) {
-        rl += LIMB;
-        rh -= 1;
-      }
-      rec[r + TAINT_H] = rh;
-      rec[r + TAINT_L] = rl;
-      if (isSubject) {
-        tl += ml;
-        th += mh;
-        if (tl >= LIMB) {
-          tl -= LIMB;
-          th += 1;
-        }
-      }
-    } else if (kind !== CLEAN) {
-      th = ah;
-      tl = al;
+    let mh = ah - bh;
+    let ml = al - bl;
+    if (ml < 0) {
+      ml += LIMB;
+      mh -= 1;
     }
-    if (isSubject) {
-      this.newH = mh;
-      this.newL = ml;
+    const s = 2 * (this.rec[r + ENTRY]! - 1);
+    let sl = this.short[s + 1]! + ml;
+    let sh = this.short[s]! + mh;
+    if (sl >= LIMB) {
+      sl -= LIMB;
+      sh += 1;
     }
+    this.check(sh);
+    this.short[s] = sh;
+    this.short[s + 1] = sl;
+    this.missH = mh;
+    this.missL = ml;
+  }
+
+  /** What every model does after its taint rule: the balance less the outflow (never below zero), the outputs. */
+  private settleDebit(r: number, ah: number, al: number, th: number, tl: number, isSubject: boolean): void {
+    const mh = this.missH;
+    const ml = this.missL;
+    this.newH = isSubject ? mh : 0;
+    this.newL = isSubject ? ml : 0;
     // balance − amount + missing
-    let nh = bh - ah + mh;
-    let nl = bl - al + ml;
+    let nh = this.rec[r + BAL_H]! - ah + mh;
+    let nl = this.rec[r + BAL_L]! - al + ml;
     if (nl < 0) {
       nl += LIMB;
       nh -= 1;
@@ -347,38 +301,125 @@ export class LimbLedger {
       nh += 1;
     }
     this.check(nh);
-    rec[r + BAL_H] = nh;
-    rec[r + BAL_L] = nl;
-    if (this.fifo && rec[r + LOT_HEAD] !== ONE_RUN && rec[r + LOT_HEAD] === rec[r + LOT_TAIL]) this.toOneRun(r);
-    if (this.poison) {
-      if (kind !== CLEAN) {
-        rec[r + TAINT_H] = nh;
-        rec[r + TAINT_L] = nl;
-      } else {
-        rec[r + TAINT_H] = 0;
-        rec[r + TAINT_L] = 0;
-      }
-    }
+    this.rec[r + BAL_H] = nh;
+    this.rec[r + BAL_L] = nl;
     this.check(th);
     this.outH = th;
     this.outL = tl;
   }
 
+  /** Poison: all of an outflow from a poisoned entry is tainted; the taint held is then the whole balance. */
+  private debitPoison(r: number, ah: number, al: number): void {
+    const rec = this.rec;
+    this.overdraw(r, ah, al, rec[r + BAL_H]!, rec[r + BAL_L]!);
+    const kind = rec[r + KIND]!;
+    const isSubject = kind === SUBJECT;
+    this.settleDebit(r, ah, al, kind !== CLEAN ? ah : 0, kind !== CLEAN ? al : 0, isSubject);
+    rec[r + TAINT_H] = kind !== CLEAN ? rec[r + BAL_H]! : 0;
+    rec[r + TAINT_L] = kind !== CLEAN ? rec[r + BAL_L]! : 0;
+  }
+
+  /** Haircut: an outflow carries the taint held in proportion to its share of the balance. */
+  private debitHaircut(r: number, ah: number, al: number): void {
+    const rec = this.rec;
+    const bh = rec[r + BAL_H]!;
+    const bl = rec[r + BAL_L]!;
+    this.overdraw(r, ah, al, bh, bl);
+    const mh = this.missH;
+    const ml = this.missL;
+    const isSubject = rec[r + KIND] === SUBJECT;
+    const hh = rec[r + TAINT_H]!;
+    const hl = rec[r + TAINT_L]!;
+    let th: number;
+    let tl: number;
+    if (mh !== 0 || ml !== 0) {
+      th = hh;
+      tl = hl;
+    } else if (bh === 0 && bl === 0) {
+      th = 0;
+      tl = 0;
+    } else if ((hh === 0 && hl === 0) || (ah === bh && al === bl)) {
+      // nothing held: 0; the whole balance leaves: all of it (held · balance / balance)
+      th = hh === 0 && hl === 0 ? 0 : hh;
+      tl = hh === 0 && hl === 0 ? 0 : hl;
+    } else if (hh === bh && hl === bl) {
+      // all held is tainted: the whole amount (balance · amount / balance)
+      th = ah;
+      tl = al;
+    } else {
+      const share = (limbsToBigint(hh, hl) * limbsToBigint(ah, al)) / limbsToBigint(bh, bl);
+      // share ≤ held, which the limbs hold exactly
+      if (!bigintToLimbs(share, this.split)) this.overflow = true;
+      th = this.split.h;
+      tl = this.split.l;
+    }
+    let rh = hh - th;
+    let rl = hl - tl;
+    if (rl < 0) {
+      rl += LIMB;
+      rh -= 1;
+    }
+    rec[r + TAINT_H] = rh;
+    rec[r + TAINT_L] = rl;
+    if (isSubject) {
+      tl += ml;
+      th += mh;
+      if (tl >= LIMB) {
+        tl -= LIMB;
+        th += 1;
+      }
+    }
+    this.settleDebit(r, ah, al, th, tl, isSubject);
+  }
+
+  /** Fifo: an outflow takes the oldest lots first; its taint is that of the lots it takes. */
+  private debitFifo(r: number, ah: number, al: number): void {
+    const rec = this.rec;
+    this.overdraw(r, ah, al, rec[r + BAL_H]!, rec[r + BAL_L]!);
+    const mh = this.missH;
+    const ml = this.missL;
+    const isSubject = rec[r + KIND] === SUBJECT;
+    // consume amount − missing
+    let ch = ah - mh;
+    let cl = al - ml;
+    if (cl < 0) {
+      cl += LIMB;
+      ch -= 1;
+    }
+    this.consumeLots(r, ch, cl);
+    let th = this.outH;
+    let tl = this.outL;
+    if (mh !== 0 || ml !== 0) this.pushPiece(mh, ml, isSubject ? 1 : 0);
+    if (isSubject) {
+      tl += ml;
+      th += mh;
+      if (tl >= LIMB) {
+        tl -= LIMB;
+        th += 1;
+      }
+    }
+    this.settleDebit(r, ah, al, th, tl, isSubject);
+    if (rec[r + LOT_HEAD] !== ONE_RUN && rec[r + LOT_HEAD] === rec[r + LOT_TAIL]) this.toOneRun(r);
+  }
+
   /**
    * Credits an inflow (ah, al) whose tainted part is (th, tl) to the entry at `slot`; same rules as
-   * `TaintLedger.credit`.
+   * `TaintLedger.credit`. One small body per model, as for `debit`.
    */
   credit(slot: number, ah: number, al: number, th: number, tl: number, ordered: boolean): void {
+    if (this.fifo) this.creditFifo(slot * REC, ah, al, th, tl, ordered);
+    else if (this.haircut) this.creditHaircut(slot * REC, ah, al, th, tl);
+    else this.creditPoison(slot * REC, ah, al, th, tl);
+  }
+
+  /**
+   * What every model does first: the balance plus the inflow, and a subject's taint (all it receives is
+   * tainted; what was not yet is new taint, in `newH/newL`).
+   */
+  private creditBalance(r: number, ah: number, al: number, isSubject: boolean, th: number, tl: number): void {
     this.newH = 0;
     this.newL = 0;
-    const rec = this.rec;
-    const r = slot * REC;
-    let kind = rec[r + KIND]!;
-    // The balance and whether it held taint before the inflow: a fifo entry's run of lots (ONE_RUN).
-    const oh = rec[r + BAL_H]!;
-    const ol = rec[r + BAL_L]!;
-    const heldTaint = rec[r + TAINT_H]! > 0 || (rec[r + TAINT_H] === 0 && rec[r + TAINT_L]! > 0);
-    if (kind === SUBJECT) {
+    if (isSubject) {
       let nh = ah - th;
       let nl = al - tl;
       if (nl < 0) {
@@ -387,61 +428,82 @@ export class LimbLedger {
       }
       this.newH = nh;
       this.newL = nl;
-      th = ah;
-      tl = al;
     }
-    let bl = rec[r + BAL_L]! + al;
-    let bh = rec[r + BAL_H]! + ah;
+    let bl = this.rec[r + BAL_L]! + al;
+    let bh = this.rec[r + BAL_H]! + ah;
     if (bl >= LIMB) {
       bl -= LIMB;
       bh += 1;
     }
     this.check(bh);
-    rec[r + BAL_H] = bh;
-    rec[r + BAL_L] = bl;
+    this.rec[r + BAL_H] = bh;
+    this.rec[r + BAL_L] = bl;
+  }
+
+  /** Poison: a tainted inflow poisons the entry for good; a poisoned entry's whole balance is taint. */
+  private creditPoison(r: number, ah: number, al: number, th: number, tl: number): void {
+    const rec = this.rec;
+    let kind = rec[r + KIND]!;
+    this.creditBalance(r, ah, al, kind === SUBJECT, th, tl);
+    if (kind === CLEAN && (th > 0 || (th === 0 && tl > 0))) {
+      kind = POISONED;
+      rec[r + KIND] = POISONED;
+    }
+    rec[r + TAINT_H] = kind !== CLEAN ? rec[r + BAL_H]! : 0;
+    rec[r + TAINT_L] = kind !== CLEAN ? rec[r + BAL_L]! : 0;
+  }
+
+  /** Haircut: the taint held grows by the inflow's tainted part (all of it at a subject). */
+  private creditHaircut(r: number, ah: number, al: number, th: number, tl: number): void {
+    const isSubject = this.rec[r + KIND] === SUBJECT;
+    this.creditBalance(r, ah, al, isSubject, th, tl);
+    if (isSubject) this.addTaint(r, ah, al);
+    else this.addTaint(r, th, tl);
+  }
+
+  /**
+   * Fifo: the inflow joins the entry's lots, tainted and clean parts in the order they were sent
+   * (`ordered`: the pieces of the debit that sent it), merged into the entry's run when of one kind.
+   */
+  private creditFifo(r: number, ah: number, al: number, th: number, tl: number, ordered: boolean): void {
+    const rec = this.rec;
+    const kind = rec[r + KIND]!;
+    // The balance and whether it held taint before the inflow: a fifo entry's run of lots (ONE_RUN).
+    const oh = rec[r + BAL_H]!;
+    const ol = rec[r + BAL_L]!;
+    const heldTaint = rec[r + TAINT_H]! > 0 || (rec[r + TAINT_H] === 0 && rec[r + TAINT_L]! > 0);
+    this.creditBalance(r, ah, al, kind === SUBJECT, th, tl);
+    if (kind === SUBJECT) {
+      th = ah;
+      tl = al;
+    }
     const taintedPositive = th > 0 || (th === 0 && tl > 0);
-    if (this.fifo) {
-      const oneRun = rec[r + LOT_HEAD] === ONE_RUN;
-      // The inflow extends the run when it is of one kind and the run is of that kind or empty.
-      const runEmpty = oh === 0 && ol === 0;
-      if (kind === SUBJECT || !taintedPositive || !ordered) {
-        if (taintedPositive && (th < ah || (th === ah && tl < al))) {
-          if (oneRun) this.spillRun(r, oh, ol, heldTaint);
-          this.appendLot(r, th, tl, 1);
-          let ch = ah - th;
-          let cl = al - tl;
-          if (cl < 0) {
-            cl += LIMB;
-            ch -= 1;
-          }
-          this.appendLot(r, ch, cl, 0);
-        } else if (!oneRun || (!runEmpty && heldTaint !== taintedPositive)) {
-          if (oneRun) this.spillRun(r, oh, ol, heldTaint);
-          this.appendLot(r, ah, al, taintedPositive ? 1 : 0);
-        }
-      } else if (!oneRun || this.pieceCount > 1 || (!runEmpty && (this.pieceTainted[0] === 1) !== heldTaint)) {
-        // (adjacent pieces of one kind are merged: a single piece is an inflow of one kind)
+    const oneRun = rec[r + LOT_HEAD] === ONE_RUN;
+    // The inflow extends the run when it is of one kind and the run is of that kind or empty.
+    const runEmpty = oh === 0 && ol === 0;
+    if (kind === SUBJECT || !taintedPositive || !ordered) {
+      if (taintedPositive && (th < ah || (th === ah && tl < al))) {
         if (oneRun) this.spillRun(r, oh, ol, heldTaint);
-        for (let i = 0; i < this.pieceCount; i++) {
-          this.appendLot(r, this.pieceH[i]!, this.pieceL[i]!, this.pieceTainted[i]!);
+        this.appendLot(r, th, tl, 1);
+        let ch = ah - th;
+        let cl = al - tl;
+        if (cl < 0) {
+          cl += LIMB;
+          ch -= 1;
         }
+        this.appendLot(r, ch, cl, 0);
+      } else if (!oneRun || (!runEmpty && heldTaint !== taintedPositive)) {
+        if (oneRun) this.spillRun(r, oh, ol, heldTaint);
+        this.appendLot(r, ah, al, taintedPositive ? 1 : 0);
       }
-      this.addTaint(r, th, tl);
-    } else if (this.haircut) {
-      this.addTaint(r, th, tl);
-    } else {
-      if (taintedPositive && kind === CLEAN) {
-        kind = POISONED;
-        rec[r + KIND] = POISONED;
-      }
-      if (kind !== CLEAN) {
-        rec[r + TAINT_H] = bh;
-        rec[r + TAINT_L] = bl;
-      } else {
-        rec[r + TAINT_H] = 0;
-        rec[r + TAINT_L] = 0;
+    } else if (!oneRun || this.pieceCount > 1 || (!runEmpty && (this.pieceTainted[0] === 1) !== heldTaint)) {
+      // (adjacent pieces of one kind are merged: a single piece is an inflow of one kind)
+      if (oneRun) this.spillRun(r, oh, ol, heldTaint);
+      for (let i = 0; i < this.pieceCount; i++) {
+        this.appendLot(r, this.pieceH[i]!, this.pieceL[i]!, this.pieceTainted[i]!);
       }
     }
+    this.addTaint(r, th, tl);
   }
 
   private addTaint(r: number, th: number, tl: number): void {

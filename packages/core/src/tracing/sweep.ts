@@ -95,6 +95,8 @@ export interface SweepTables {
   readonly hopNow: Uint8Array;
   readonly parentEdge: Int32Array;
   readonly openEdge: Int32Array;
+  /** First ledger slot of an address the event-order walk opened (one per asset follows), or −1. */
+  readonly ledgerSlot: Int32Array;
 }
 
 /**
@@ -142,6 +144,7 @@ export function createSweepTables(nodeCount: number, assetCount: number): SweepT
     hopNow: new Uint8Array(nodeCount).fill(UNREACHED),
     parentEdge: new Int32Array(nodeCount).fill(-1),
     openEdge: new Int32Array(nodeCount).fill(-1),
+    ledgerSlot: new Int32Array(nodeCount).fill(-1),
   };
 }
 

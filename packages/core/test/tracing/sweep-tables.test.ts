@@ -82,6 +82,7 @@ function columns(tables: SweepTables) {
     hopNow: [...tables.hopNow],
     parentEdge: [...tables.parentEdge],
     openEdge: [...tables.openEdge],
+    ledgerSlot: [...tables.ledgerSlot],
   };
 }
 
