@@ -384,7 +384,8 @@ export function rankFocusTargets(
   criteria: readonly FocusCriterion[],
   weights: Partial<Record<FocusCriterion, number>>,
 ): RankedTarget[] {
-  const maxExposure = targets.reduce((max, t) => (t.exposure_usd_units > max ? t.exposure_usd_units : max), 0n);
+  let maxExposure = 0n;
+  for (const target of targets) if (target.exposure_usd_units > maxExposure) maxExposure = target.exposure_usd_units;
   const weightOf = (criterion: FocusCriterion) => weights[criterion] ?? DEFAULT_FOCUS_WEIGHT;
   const totalWeight = criteria.reduce((sum, criterion) => sum + weightOf(criterion), 0);
   if (totalWeight <= 0) throw new RangeError("the weights of the criteria must not all be zero");
@@ -698,4 +699,30 @@ export function deriveClawBlockers(facts: ClawBlockerFacts): ClawBlocker[] {
     }
   }
   return blockers;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a campaign stores of its latest focus and expand
+
+/** The latest focus of a campaign: what was asked and the ranking it gave (replaced by the next focus). */
+export interface ClawFocusRun {
+  criteria: FocusCriterion[];
+  /** the weight each criterion carried, defaults filled in */
+  weights: Partial<Record<FocusCriterion, number>>;
+  ranked_targets: RankedTarget[];
+  focused_at: string;
+}
+
+/** The latest expand of a campaign: what was asked and the leads it proposed (replaced by the next expand). */
+export interface ClawExpansion {
+  expansion_types: ExpansionType[];
+  max_leads: number;
+  leads: ClawLead[];
+  total_leads: number;
+  expanded_at: string;
+}
+
+/** What a campaign pursues: parties of its matter (none named: the matter's debtors, read when used). */
+export interface ClawTargetSet {
+  party_ids: string[];
 }
