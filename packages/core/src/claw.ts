@@ -520,7 +520,9 @@ export function proposeLeads(
           const nodeId = rule.lead === "subject" ? claim.subject : claim.object;
           const node = nodes.get(nodeId);
           if (!node || pursuedNodes.has(nodeId)) continue;
-          const other = nodes.get(rule.lead === "subject" ? claim.object : claim.subject);
+          const otherId = rule.lead === "subject" ? claim.object : claim.subject;
+          const otherLabel = nodes.get(otherId)?.label ?? otherId;
+          const [from, to] = rule.lead === "subject" ? [node.label, otherLabel] : [otherLabel, node.label];
           const key = `${type}|${nodeId}`;
           const known = leads.get(key);
           if (known) {
@@ -538,7 +540,7 @@ export function proposeLeads(
             record_id: node.record_id,
             found_from_party_id: party.id,
             confidence: claim.confidence,
-            reason: `${rule.lead === "subject" ? `${node.label} ${claim.predicate} ${other?.label ?? claim.object}` : `${other?.label ?? claim.subject} ${claim.predicate} ${node.label}`} (debtor graph of ${party.legal_name ?? party.name})`,
+            reason: `${from} ${claim.predicate} ${to} (debtor graph of ${party.legal_name ?? party.name})`,
             claim_ids: [claim.claim_id],
             source_refs: [...claim.source_refs],
           });

@@ -309,6 +309,8 @@ describe("expand", () => {
       ["asset", `asset:ethereum:${USDC}`, 0.6],
       ["asset", "asset:ethereum:native", 0.6],
     ]);
+    expect(leads[0]?.reason).toBe("Doe Trading counterparty_in matter_01 (debtor graph of Jane A. Roe)");
+    expect(leads[1]?.reason).toBe(`Jane A. Roe funds_reached ${HOP} (debtor graph of Jane A. Roe)`);
     const claimIds = new Set(graph.claims.map((claim) => claim.claim_id));
     for (const lead of leads) {
       expect(lead.claim_ids.length).toBeGreaterThan(0);

@@ -5,8 +5,9 @@ import { createCampaign } from "./create-campaign";
 import { createCampaignAction } from "./create-campaign-action";
 import { expandCampaign } from "./expand-campaign";
 import { focusCampaign } from "./focus-campaign";
-import { listCampaigns, retrieveCampaign } from "./list-campaigns";
+import { listCampaigns } from "./list-campaigns";
 import { retrieveBoard } from "./retrieve-board";
+import { retrieveCampaign } from "./retrieve-campaign";
 import { updateCampaign } from "./update-campaign";
 
 export const clawHandlers = {

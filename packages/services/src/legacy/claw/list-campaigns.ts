@@ -3,7 +3,6 @@ import { schema, tenantScope } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import type { ReadContext } from "../../context";
 import { listEnvelope, pageWindow } from "../../pagination";
-import { loadCampaign } from "./load-campaign";
 import { presentCampaigns } from "./present-campaign";
 
 /** One page of the caller's campaigns, most recent first, optionally of one matter. */
@@ -21,15 +20,4 @@ export async function listCampaigns(read: ReadContext, { query }: OperationInput
   const page = window.page(rows);
   const data: ClawCampaign[] = await presentCampaigns(read.db, read.actor, page.data);
   return listEnvelope("/v1/claw/campaigns", { data, has_more: page.has_more });
-}
-
-export async function retrieveCampaign(
-  read: ReadContext,
-  { params }: OperationInput<typeof clawOperations.get>,
-): Promise<ClawCampaign> {
-  const [campaign] = await presentCampaigns(read.db, read.actor, [
-    await loadCampaign(read.db, read.actor, params.campaign_id),
-  ]);
-  if (!campaign) throw new Error("a loaded campaign presents as one");
-  return campaign;
 }

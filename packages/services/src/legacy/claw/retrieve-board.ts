@@ -8,8 +8,9 @@ import { loadMatter } from "../../matters/load-matter";
 import { loadExportsByPacket } from "../../packets/load-packet";
 import { presentPacket } from "../../packets/present-packet";
 import { presentAlert } from "../monitoring/present-monitoring";
+import { readGateFacts } from "./campaign-gates";
 import { loadCampaign } from "./load-campaign";
-import { presentCampaigns } from "./present-campaign";
+import { presentCampaign } from "./present-campaign";
 
 /** At most this many packets and alerts are shown, the most recent first. */
 export const BOARD_QUEUE_LIMIT = 100;
@@ -26,8 +27,7 @@ export async function retrieveBoard(
   const { db, actor } = read;
   const row = await loadCampaign(db, actor, params.campaign_id);
   const matter = await loadMatter(db, actor, row.matterId);
-  const [campaign] = await presentCampaigns(db, actor, [row]);
-  if (!campaign) throw new Error("a loaded campaign presents as one");
+  const campaign = presentCampaign(row, await readGateFacts(db, actor, matter, row.judgmentId));
   const p = schema.packets;
   const a = schema.alerts;
   const j = schema.judgments;
