@@ -1,4 +1,4 @@
-import { Action, actionOperations, Matter, Packet } from "@crs/contract";
+import { Action, actionOperations, ClawCampaign, Matter, Packet } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -235,6 +235,7 @@ describe("legacy actions: create", () => {
       linked_packet_id: null,
       assignment_notes: null,
       completion_notes: null,
+      review_required: false,
       evidence_refs: [],
       completed_at: null,
     });
@@ -317,11 +318,24 @@ describe("legacy actions: create", () => {
     });
   });
 
-  it("accepts campaign_id only as null: any campaign id is unknown (404 naming campaign_id)", async () => {
+  it("links a campaign of the same matter; 404 naming campaign_id for another matter's, an unknown or a malformed one", async () => {
     const owner = await app().mintLegacyKey();
     const record = await authorizedCase(owner);
+    const other = await authorizedCase(owner);
+    const campaignOf = async (of: Case) => {
+      const response = await call(owner, "POST", "/v1/claw/campaigns", {
+        matter_id: of.matter.id,
+        judgment_id: of.judgment.id,
+      });
+      expect(response.status).toBe(201);
+      return ClawCampaign.parse(response.json);
+    };
+    const own = await campaignOf(record);
+    const foreign = await campaignOf(other);
+    const linked = await createAction(owner, record.matter.id, { campaign_id: own.id, review_required: true });
+    expect(linked).toMatchObject({ campaign_id: own.id, review_required: true });
     await writesNothing(owner, async () => {
-      for (const campaignId of ["camp_01k1z9r5ht3q7mxw2c4d8e6f0g", "anything"]) {
+      for (const campaignId of [foreign.id, "camp_01k1z9r5ht3q7mxw2c4d8e6f0g", "anything"]) {
         const envelope = expectError(
           await call(owner, "POST", "/v1/actions", {
             matter_id: record.matter.id,

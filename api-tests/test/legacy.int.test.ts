@@ -5,9 +5,8 @@ import {
   JudgmentValidationLegacy,
   LEGACY_DEPRECATED_AT,
   LEGACY_OPERATIONS,
-  LEGACY_ROUTES,
   LEGACY_VERSION,
-  type LegacyRoute,
+  type LegacySuccessor,
   Matter,
   type OperationDefinition,
   SandboxKey,
@@ -55,9 +54,8 @@ function expectWindowHeaders(response: TestResponse, successor: string): void {
   expect(response.headers.get("link")).toBe(`<${link}>; rel="successor-version"`);
 }
 
-/** Where the reference documents a legacy route's successor: its operation's entry, or its section. */
-function successorDocUrl(route: Pick<LegacyRoute, "successor">): string {
-  const { successor } = route;
+/** Where the reference documents a legacy operation's successor: its operation's entry, or its section. */
+function successorDocUrl(successor: LegacySuccessor): string {
   if ("tag" in successor) return `${PUBLIC_BASE_URL}/docs#${tagHash(successor.tag)}`;
   const { definition } = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!;
   return `${PUBLIC_BASE_URL}/docs#${operationHash(definition.tag, definition.method, definition.path!)}`;
@@ -73,7 +71,7 @@ function successorLink(definition: OperationDefinition): string {
   const target = CURRENT_OPERATIONS.find((op) => op.definition.id === successor.operation)!.definition;
   const values = [...definition.path!.matchAll(/\{(\w+)\}/g)].map((match) => concrete(`{${match[1]}}`));
   const names = [...target.path!.matchAll(/\{(\w+)\}/g)];
-  if (values.length !== names.length) return successorDocUrl({ successor });
+  if (values.length !== names.length) return successorDocUrl(successor);
   let index = 0;
   return `${PUBLIC_BASE_URL}${target.path!.replace(/\{\w+\}/g, () => values[index++]!)}`;
 }
@@ -182,20 +180,6 @@ describe("the legacy (2026-06-11) listener inside its window", () => {
       expect(error.message).toContain(version);
       expect(response.headers.get("svc-version")).toBe(LEGACY_VERSION);
     }
-  });
-
-  it("answers the version's own routes it does not serve with 404 naming their successor", async () => {
-    const response = await app().legacyRequest("POST", "/v1/claw/campaigns", { body: {} });
-    const docUrl = `${PUBLIC_BASE_URL}/docs#tag/jobs`;
-    const error = expectLegacyError(response, 404, docUrl);
-    expect(error.message).toContain("POST /v1/claw/campaigns (version 2026-06-11, deprecated) is not served");
-    expect(error.details).toEqual({
-      successor: {
-        reference: "Jobs",
-        note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
-      },
-    });
-    expectWindowHeaders(response, docUrl);
   });
 
   it("serves the version's own operations, each answer linking to its successor on the current listener", async () => {
@@ -310,11 +294,10 @@ describe("the legacy listener after its window", () => {
     afterWindow();
     for (const { definition } of LEGACY_OPERATIONS) {
       await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
-      const route = { method: definition.method, path: definition.path!, successor: definition.successor! };
       // Retired before the body is read: an unreadable one changes nothing.
       const body = definition.method === "GET" ? {} : { rawBody: "{not json" };
       const retired = await app().legacyRequest(definition.method, concrete(definition.path!), body);
-      const error = expectLegacyError(retired, 410, successorDocUrl(route));
+      const error = expectLegacyError(retired, 410, successorDocUrl(definition.successor!));
       expect(error.message).toContain(`${definition.method} ${definition.path} (version ${LEGACY_VERSION})`);
       expect(error.details?.successor).toBeDefined();
       expectNoWindowHeaders(retired);
@@ -331,31 +314,15 @@ describe("the legacy listener after its window", () => {
     expectNoWindowHeaders(health);
   });
 
-  it("answers every documented 2026-06-11 route 410 after the window and 404 inside it, each with its successor", async () => {
-    for (const route of LEGACY_ROUTES) {
-      // Keyless calls draw on the client address's bucket: start each route with a full one.
-      await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
-      const path = concrete(route.path);
-      const docUrl = successorDocUrl(route);
-      // The route answers before its body is read: an unreadable one changes nothing.
-      const body = route.method === "GET" ? {} : { rawBody: "{not json" };
-      afterWindow();
-      const retired = await app().legacyRequest(route.method, path, body);
-      const error = expectLegacyError(retired, 410, docUrl);
-      expect(error.message).toContain(`${route.method} ${route.path}`);
-      expect(error.details?.successor).toBeDefined();
-      expectNoWindowHeaders(retired);
-      insideWindow();
-      const unserved = await app().legacyRequest(route.method, path, body);
-      expectLegacyError(unserved, 404, docUrl);
-      expectWindowHeaders(unserved, docUrl);
-    }
-    // Claw, actions, monitoring and network attribution point at the jobs reference.
+  it("points claw, actions, monitoring and network attribution at the jobs reference after the window", async () => {
     afterWindow();
-    const claw = await app().legacyRequest("GET", "/v1/claw/campaigns");
-    expect(expectLegacyError(claw, 410, `${PUBLIC_BASE_URL}/docs#tag/jobs`).details).toEqual({
-      successor: { reference: "Jobs", note: expect.stringContaining("job verbs") },
-    });
+    for (const path of ["/v1/claw/campaigns", "/v1/actions", "/v1/watchlists", "/v1/network-attribution/na_0"]) {
+      await app().sql`delete from rate_limit_buckets where bucket like 'ip:%'`;
+      const retired = await app().legacyRequest("GET", path);
+      expect(expectLegacyError(retired, 410, `${PUBLIC_BASE_URL}/docs#tag/jobs`).details).toEqual({
+        successor: { reference: "Jobs", note: expect.stringContaining("job verbs") },
+      });
+    }
   });
 });
 

@@ -14,7 +14,7 @@ import {
   compatibilityWindowOf,
   type LegacyListenerOptions,
   listenerWindowHeaders,
-  registerLegacyRoutes,
+  registerLegacyDocsRedirect,
   retiredListenerError,
 } from "./plumbing/legacy-listener";
 import { registerExportDownload } from "./plumbing/register-export-download";
@@ -191,7 +191,7 @@ export async function buildRestApp(options: BuildRestAppOptions): Promise<Fastif
   registerExportDownload(app, config);
   if (legacy) {
     for (const bound of legacyOperations) registerOperation(app, config, bound);
-    registerLegacyRoutes(app, deps, legacy);
+    registerLegacyDocsRedirect(app, legacy);
     return app;
   }
 

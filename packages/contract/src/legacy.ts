@@ -1,11 +1,10 @@
 import { AppError, type ErrorCode } from "./errors";
-import type { HttpMethod, LegacySuccessor } from "./operation";
 
 /**
  * The 2026-06-11 surface, served on a listener of its own (`LEGACY_PORT`) to `svc_legacy_test_` keys
  * during a compatibility window: every operation of the current surface, answered in its 2026-06-11
- * form, on the same records; and the version's own routes below, each with the current-surface
- * operation (or part of the reference) that replaces it.
+ * form, on the same records; and the version's own groups (LEGACY_OPERATION_GROUPS), each operation
+ * naming the current-surface operation (or part of the reference) that replaces it.
  */
 
 /** When 2026-06-11 was deprecated: the day 2026-07-05 was released (the `Deprecation` header). */
@@ -26,33 +25,5 @@ export function asLegacyError(error: unknown): unknown {
   return status === undefined || status === error.status ? error : error.withStatus(status);
 }
 
-export interface LegacyRoute {
-  method: HttpMethod;
-  /** as documented, with `{param}` placeholders */
-  path: string;
-  group: string;
-  successor: LegacySuccessor;
-}
-
 /** The successor note of the groups the planned job verbs replace (claw, actions, monitoring, network attribution). */
 export const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
-
-/**
- * The 2026-06-11 routes of the version's own groups that no operation serves yet (those that are
- * served are definitions in LEGACY_OPERATION_GROUPS, which name their successor themselves).
- */
-export const LEGACY_ROUTES: readonly LegacyRoute[] = [
-  ...(
-    [
-      ["POST", "/v1/claw/campaigns"],
-      ["GET", "/v1/claw/campaigns"],
-      ["GET", "/v1/claw/campaigns/{campaign_id}"],
-      ["PATCH", "/v1/claw/campaigns/{campaign_id}"],
-      ["POST", "/v1/claw/campaigns/{campaign_id}/focus"],
-      ["POST", "/v1/claw/campaigns/{campaign_id}/expand"],
-      ["POST", "/v1/claw/campaigns/{campaign_id}/pressure"],
-      ["POST", "/v1/claw/campaigns/{campaign_id}/actions"],
-      ["GET", "/v1/claw/campaigns/{campaign_id}/board"],
-    ] as const
-  ).map(([method, path]) => ({ method, path, group: "claw", successor: { tag: "Jobs", note: JOB_VERBS } })),
-];

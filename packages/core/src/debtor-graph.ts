@@ -96,6 +96,7 @@ export interface GraphAssetMap {
     wallet: string;
     basis: string;
     confidence: TraceConfidence;
+    packet_readiness: "ready" | "needs_review" | "insufficient";
     path_edge_ids: readonly string[];
     source_refs: readonly string[];
   }[];
@@ -206,14 +207,14 @@ function identifierText(value: unknown): string {
 }
 
 /** An id that is the same whenever the same fact rests on the same sources. */
-function contentId(prefix: string, value: unknown): string {
+export function contentId(prefix: string, value: unknown): string {
   return `${prefix}_${hashCanonical(value).slice(0, 26)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Which asset-map facts are the debtor's
 
-interface DebtorAssetMap {
+export interface DebtorAssetMap {
   map: GraphAssetMap;
   /** every subject of the map is one of the debtor's wallets */
   allSubjectsDebtors: boolean;
@@ -222,7 +223,7 @@ interface DebtorAssetMap {
   walletConfidence: (address: string) => TraceConfidence | null;
 }
 
-function debtorAssetMaps(facts: DebtorFacts): DebtorAssetMap[] {
+export function debtorAssetMaps(facts: DebtorFacts): DebtorAssetMap[] {
   const own = new Set(facts.debtor.wallets.map((wallet) => addressComparisonKey(wallet.address)));
   const isDebtorWallet = (address: string) => own.has(addressComparisonKey(address));
   return facts.assetMaps
@@ -247,7 +248,8 @@ function hypothesisOrigin(map: GraphAssetMap, hypothesis: GraphAssetMap["exchang
   return map.edges.find((edge) => edge.edge_id === first)?.from ?? hypothesis.wallet;
 }
 
-function debtorExchangeHypotheses(entry: DebtorAssetMap) {
+/** The map's exchange hypotheses that are the debtor's, each with the debtor's wallet the path starts at (null: any). */
+export function debtorExchangeHypotheses(entry: DebtorAssetMap) {
   return entry.map.exchange_hypotheses.flatMap((hypothesis) => {
     const origin = hypothesisOrigin(entry.map, hypothesis);
     if (entry.isDebtorWallet(origin)) return [{ hypothesis, origin: origin as string | null }];
@@ -256,14 +258,14 @@ function debtorExchangeHypotheses(entry: DebtorAssetMap) {
   });
 }
 
-function isDebtorHolding(entry: DebtorAssetMap, wallet: string): boolean {
+export function isDebtorHolding(entry: DebtorAssetMap, wallet: string): boolean {
   return entry.allSubjectsDebtors || entry.isDebtorWallet(wallet);
 }
 
-const holdingKey = (network: string, asset: string, wallet: string) =>
+export const holdingKey = (network: string, asset: string, wallet: string) =>
   `${network}|${asset.toLowerCase()}|${addressComparisonKey(wallet)}`;
 
-function mapRef(map: GraphAssetMap, sourceIds: readonly string[]): ClaimSourceRef {
+export function mapRef(map: GraphAssetMap, sourceIds: readonly string[]): ClaimSourceRef {
   return { record_type: "asset_map", record_id: map.id, source_ids: [...sourceIds] };
 }
 

@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   alert: "alert",
   /** one run of the 2026-06-11 sanctions screen: the id its hits carry */
   sanctionsScreen: "sanc",
+  /** a 2026-06-11 claw campaign: a matter's enforcement campaign against one of its judgments */
+  clawCampaign: "camp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -5,6 +5,7 @@ export * from "./apportionment";
 export * from "./authority";
 export * from "./calendar-dates";
 export * from "./canonical-json";
+export * from "./claw";
 export * from "./compatibility-window";
 export * from "./crypto-analyses";
 export * from "./dashboard";

@@ -414,6 +414,11 @@ const TRIAGE_TRANSITIONS: Record<AlertStatus, readonly TriageStatus[]> = {
   closed: [],
 };
 
+/** The statuses an alert can still move from: what is left to act on (new, actionable, escalated). */
+export const OPEN_ALERT_STATUSES: readonly AlertStatus[] = ALERT_STATUSES.filter(
+  (status) => TRIAGE_TRANSITIONS[status].length > 0,
+);
+
 /** A status may follow an alert's current one; a packet or an action follows up only an actionable or escalated alert. */
 const FOLLOWED_UP: readonly TriageStatus[] = ["actionable", "escalated"];
 

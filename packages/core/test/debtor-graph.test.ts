@@ -58,6 +58,7 @@ function assetMap(overrides: Partial<GraphAssetMap> = {}): GraphAssetMap {
         wallet: DEPOSIT,
         basis: "deposit_address_sweep",
         confidence: "medium",
+        packet_readiness: "needs_review",
         path_edge_ids: ["0xt1:0", "0xt2:0"],
         source_refs: ["src_label", "src_rpc"],
       },

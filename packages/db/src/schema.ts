@@ -8,6 +8,10 @@ import {
   type AlertTarget,
   APPEAL_STAY_STATUSES,
   BANKRUPTCY_STATUSES,
+  CLAW_MODES,
+  type ClawExpansion,
+  type ClawFocusRun,
+  type ClawTargetSet,
   DEADLINE_TYPES,
   ENVIRONMENTS,
   JOB_STATUSES,
@@ -687,7 +691,7 @@ export const actions = pgTable(
     environment: environment(),
     id: text("id").notNull(),
     matterId: text("matter_id").notNull(),
-    /** null until claw campaigns exist: no campaign can be named yet */
+    /** the claw campaign of the same matter the action belongs to, if any */
     campaignId: text("campaign_id"),
     type: text("type").notNull(),
     title: text("title").notNull(),
@@ -698,6 +702,8 @@ export const actions = pgTable(
     linkedPacketId: text("linked_packet_id"),
     assignmentNotes: text("assignment_notes"),
     completionNotes: text("completion_notes"),
+    /** the action is a review blocker on its campaign's board until it is completed or canceled */
+    reviewRequired: boolean("review_required").notNull().default(false),
     evidenceRefs: jsonb("evidence_refs").$type<PacketSourceRef[]>().notNull(),
     completedAt: ts("completed_at"),
     createdAt: ts("created_at").notNull(),
@@ -707,6 +713,40 @@ export const actions = pgTable(
     primaryKey({ columns: [t.organizationId, t.id] }),
     index("actions_list_idx").on(t.organizationId, t.environment, t.id),
     index("actions_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+  ],
+);
+
+/**
+ * A claw campaign (2026-06-11): a matter's enforcement campaign against one of its judgments. The
+ * pressure level and mode change only through the campaign's writes; the latest focus ranking and
+ * expand leads are kept whole (each replaced by the next run) for the board and the operator state.
+ */
+export const clawCampaigns = pgTable(
+  "claw_campaigns",
+  {
+    organizationId: text("organization_id").notNull(),
+    environment: environment(),
+    id: text("id").notNull(),
+    matterId: text("matter_id").notNull(),
+    judgmentId: text("judgment_id").notNull(),
+    mode: text("mode", { enum: CLAW_MODES }).notNull(),
+    /** 0 observe … 6 recover/distribute (core's CLAW_PRESSURE_LEVELS) */
+    pressureLevel: integer("pressure_level").notNull(),
+    /** why the pressure last changed, as the caller said */
+    pressureReason: text("pressure_reason"),
+    /** counsel's approval of the pressure at freeze/block or above; null below it */
+    counselApprovalId: text("counsel_approval_id"),
+    targetSet: jsonb("target_set").$type<ClawTargetSet>().notNull(),
+    focus: jsonb("focus").$type<ClawFocusRun>(),
+    expansion: jsonb("expansion").$type<ClawExpansion>(),
+    createdAt: ts("created_at").notNull(),
+    ...writeStampColumns(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.id] }),
+    index("claw_campaigns_list_idx").on(t.organizationId, t.environment, t.id),
+    index("claw_campaigns_matter_idx").on(t.organizationId, t.environment, t.matterId, t.id),
+    check("claw_campaigns_pressure_level_check", sql`${t.pressureLevel} BETWEEN 0 AND 6`),
   ],
 );
 

@@ -12,6 +12,7 @@ import { jobHandlers } from "./jobs";
 import { judgmentHandlers } from "./judgments";
 import { ledgerHandlers } from "./ledger";
 import { actionHandlers } from "./legacy/actions";
+import { clawHandlers } from "./legacy/claw";
 import { legacyCryptoHandlers } from "./legacy/crypto";
 import { debtorHandlers } from "./legacy/debtors";
 import { issuerRemediationHandlers } from "./legacy/issuer-remediation";
@@ -53,6 +54,7 @@ export interface BoundOperation {
 
 /** The 2026-06-11 version's own groups, bound as the current ones are; served on the legacy listener only. */
 export const LEGACY_HANDLERS = {
+  claw: clawHandlers,
   debtors: debtorHandlers,
   actions: actionHandlers,
   networkAttribution: networkAttributionHandlers,

@@ -1,9 +1,7 @@
 import {
   AppError,
   CURRENT_OPERATIONS,
-  LEGACY_ROUTES,
   LEGACY_VERSION,
-  type LegacyRoute,
   type LegacySuccessor,
   type OperationDefinition,
   pathParamNames,
@@ -12,8 +10,6 @@ import { type CompatibilityWindow, compatibilityHeaders, isRetired } from "@crs/
 import { chargeClientAddress, type ServiceDeps } from "@crs/services";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operationHash, tagHash } from "../docs/anchors";
-import { toFastifyPath } from "./register-operation";
-import { sendError } from "./send-error";
 
 export interface LegacyListenerOptions {
   window: CompatibilityWindow;
@@ -122,7 +118,7 @@ function resolveSuccessor(successor: LegacySuccessor, currentBaseUrl: string): R
 
 /**
  * The window's headers while it is open, for every answer of the listener (unknown routes and
- * unreadable URLs too); an operation or a legacy route then names its own successor in `Link`.
+ * unreadable URLs too); an operation then names its own successor in `Link`.
  */
 export function listenerWindowHeaders(deps: ServiceDeps, legacy: LegacyListenerOptions): Record<string, string> | null {
   return isRetired(legacy.window, deps.clock())
@@ -144,58 +140,7 @@ export function retiredListenerError(deps: ServiceDeps, legacy: LegacyListenerOp
   });
 }
 
-/**
- * The 2026-06-11 routes this server does not serve as operations (see LEGACY_ROUTES): after the window
- * they answer 410 `endpoint_retired` pointing at their successor; inside it, 404 `not_found` saying so,
- * with the window's headers. They answer before the body is read (whatever it holds), need no key, and
- * charge the client address as any unknown route does. `/docs` sends readers (and every `doc_url`) to
- * the current listener's reference.
- */
-export function registerLegacyRoutes(app: FastifyInstance, deps: ServiceDeps, legacy: LegacyListenerOptions): void {
-  const { window, currentBaseUrl } = legacy;
-  app.get("/docs", async (_request, reply) => reply.redirect(`${currentBaseUrl}/docs`, 302));
-  for (const route of LEGACY_ROUTES) {
-    const successor = resolveSuccessor(route.successor, currentBaseUrl);
-    app.route({
-      method: route.method,
-      url: toFastifyPath(route.path),
-      onRequest: async (request, reply) => {
-        try {
-          const answer = legacyRouteAnswer(route, successor, window, deps.clock(), reply);
-          await chargeClientAddress(deps, request.ip, (name, value) => reply.header(name, value));
-          throw answer;
-        } catch (error) {
-          return sendError(reply, request, error, deps.publicBaseUrl);
-        }
-      },
-      handler: async () => {
-        throw new Error("a legacy route answers in onRequest");
-      },
-    });
-  }
-}
-
-function legacyRouteAnswer(
-  route: LegacyRoute,
-  successor: ResolvedSuccessor,
-  window: CompatibilityWindow,
-  now: Date,
-  reply: FastifyReply,
-): AppError {
-  const name = `${route.method} ${route.path}`;
-  if (isRetired(window, now)) {
-    return new AppError("endpoint_retired", {
-      message: `${name} (version ${LEGACY_VERSION}) was retired at ${window.sunset.toISOString()}. ${successor.description}`,
-      details: { successor: successor.details },
-      docUrl: successor.docUrl,
-    });
-  }
-  for (const [header, value] of Object.entries(compatibilityHeaders(window, successor.docUrl))) {
-    reply.header(header, value);
-  }
-  return new AppError("not_found", {
-    message: `${name} (version ${LEGACY_VERSION}, deprecated) is not served by this server. ${successor.description}`,
-    details: { successor: successor.details },
-    docUrl: successor.docUrl,
-  });
+/** The listener's `/docs` sends readers (and every `doc_url`) to the current listener's reference. */
+export function registerLegacyDocsRedirect(app: FastifyInstance, legacy: LegacyListenerOptions): void {
+  app.get("/docs", async (_request, reply) => reply.redirect(`${legacy.currentBaseUrl}/docs`, 302));
 }

@@ -36,7 +36,7 @@ export const Action = z
     id: z.string(),
     action_id: z.string(),
     matter_id: z.string(),
-    campaign_id: z.string().nullable().meta({ description: "always null: no claw campaign can be named yet" }),
+    campaign_id: z.string().nullable().meta({ description: "the claw campaign the action belongs to, if any" }),
     type: z.string(),
     title: z.string(),
     owner_id: z.string().nullable(),
@@ -46,6 +46,9 @@ export const Action = z
     linked_packet_id: z.string().nullable(),
     assignment_notes: z.string().nullable().meta({ description: "the notes of the latest assign" }),
     completion_notes: z.string().nullable(),
+    review_required: z.boolean().meta({
+      description: "a review blocker on its campaign's board until the action is completed or canceled",
+    }),
     evidence_refs: z.array(SourceRef),
     completed_at: Timestamp.nullable(),
     created_at: Timestamp,
@@ -63,7 +66,7 @@ export const CreateActionBody = z
     campaign_id: NonBlankText(64)
       .nullable()
       .optional()
-      .meta({ description: "null or omitted: claw campaigns are not served, so any id is unknown (404)" }),
+      .meta({ description: "a claw campaign of the same matter (404 otherwise); its gates then apply" }),
     owner_id: OwnerId.nullable().optional(),
     priority: z.enum(ACTION_PRIORITIES).optional().meta({ description: "default `normal`" }),
     due_at: DateTimeInput.nullable().optional(),
@@ -71,6 +74,7 @@ export const CreateActionBody = z
       .nullable()
       .optional()
       .meta({ description: "a packet of the same matter (404 otherwise)" }),
+    review_required: z.boolean().optional().meta({ description: "default false" }),
   })
   .meta({
     id: "LegacyCreateActionBody",
@@ -158,8 +162,13 @@ export const actionOperations = {
     idempotent: true,
     events: ["matter.updated"],
     alsoAnswers: {
-      404: { description: "Unknown matter_id, linked_packet_id (or a packet of another matter), or campaign_id" },
+      404: {
+        description: "Unknown matter_id, linked_packet_id or campaign_id (or a packet or campaign of another matter)",
+      },
       ...ACTION_WRITE_ANSWERS,
+      409: {
+        description: `${ACTION_WRITE_ANSWERS[409].description}; stay_in_effect when the named campaign's judgment is stayed`,
+      },
     },
     ...legacy,
   }),

@@ -93,7 +93,7 @@ export type UpdateDebtorBody = z.infer<typeof UpdateDebtorBody>;
 
 export const ListDebtorsQuery = ListQuery.extend({ matter_id: ObjectIdParam.optional() });
 
-const ClaimSourceRef = z
+export const ClaimSourceRef = z
   .object({
     record_type: z.enum(["party", "judgment", "asset_map"]),
     record_id: z.string().meta({ description: "the party, judgment or asset map id" }),

@@ -1,5 +1,6 @@
 import { listOperations } from "../../operation";
 import { actionOperations } from "./actions";
+import { clawOperations } from "./claw";
 import { legacyCryptoOperations } from "./crypto";
 import { debtorOperations } from "./debtors";
 import { issuerRemediationOperations } from "./issuer-remediation";
@@ -9,10 +10,10 @@ import { sanctionsOperations } from "./sanctions";
 
 /**
  * The 2026-06-11 version's own groups, served only on the legacy listener (REST, inside its window).
- * Services bind a function to each, as for the current surface; a 2026-06-11 route with no definition
- * here is still listed in LEGACY_ROUTES.
+ * Services bind a function to each, as for the current surface.
  */
 export const LEGACY_OPERATION_GROUPS = {
+  claw: clawOperations,
   debtors: debtorOperations,
   actions: actionOperations,
   networkAttribution: networkAttributionOperations,
@@ -26,6 +27,7 @@ export type LegacyOperationGroups = typeof LEGACY_OPERATION_GROUPS;
 export const LEGACY_OPERATIONS = listOperations(LEGACY_OPERATION_GROUPS, "legacy");
 
 export * from "./actions";
+export * from "./claw";
 export * from "./crypto";
 export * from "./debtors";
 export * from "./issuer-remediation";

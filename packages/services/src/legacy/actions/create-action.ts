@@ -6,12 +6,16 @@ import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
 import { loadPacket } from "../../packets/load-packet";
+import { assertCampaignGates } from "../claw/campaign-gates";
+import { loadCampaign } from "../claw/load-campaign";
 import { assertActionGates, recordActionEvent } from "./action-rules";
 import { presentAction } from "./present-action";
 
 /**
  * Adds an open action to a matter, under the matter row lock: the matter must be writable, the named
- * packet one of its own, and the gates (sanctions, authority) must pass.
+ * campaign and packet its own, and the gates must pass: an action of a campaign passes the campaign's
+ * (sanctions, the stay of its judgment, authority), any other the action gates (sanctions, authority).
+ * The one action insert, for POST /v1/actions and a campaign's actions alike.
  */
 export async function createAction(
   write: WriteContext,
@@ -20,16 +24,17 @@ export async function createAction(
   const { tx, actor } = write;
   const matter = await lockMatter(tx, actor, body.matter_id, "matter_id");
   assertMatterWritable(matter);
-  // Claw campaigns are not served: no campaign exists, so any id names an unknown one.
-  if (body.campaign_id !== undefined && body.campaign_id !== null) {
-    throw notFound("campaign", body.campaign_id, "campaign_id");
-  }
+  const campaignId = body.campaign_id ?? null;
+  const campaign = campaignId === null ? null : await loadCampaign(tx, actor, campaignId, "campaign_id");
+  if (campaign && campaign.matterId !== matter.id)
+    throw notFound("campaign on this matter", campaign.id, "campaign_id");
   const linkedPacketId = body.linked_packet_id ?? null;
   if (linkedPacketId !== null) {
     const packet = await loadPacket(tx, actor, linkedPacketId, "linked_packet_id");
     if (packet.matterId !== matter.id) throw notFound("packet on this matter", linkedPacketId, "linked_packet_id");
   }
-  await assertActionGates(write, matter);
+  if (campaign) await assertCampaignGates(write, matter, campaign.judgmentId);
+  else await assertActionGates(write, matter);
 
   const now = write.clock();
   const [row] = await tx
@@ -39,7 +44,7 @@ export async function createAction(
       environment: actor.environment,
       id: write.newId("action"),
       matterId: matter.id,
-      campaignId: null,
+      campaignId: campaign?.id ?? null,
       type: body.type,
       title: body.title,
       ownerId: body.owner_id ?? null,
@@ -49,6 +54,7 @@ export async function createAction(
       linkedPacketId,
       assignmentNotes: null,
       completionNotes: null,
+      reviewRequired: body.review_required ?? false,
       evidenceRefs: [],
       completedAt: null,
       createdAt: now,

@@ -21,6 +21,7 @@ export function presentAction(row: ActionRow): Action {
     linked_packet_id: row.linkedPacketId,
     assignment_notes: row.assignmentNotes,
     completion_notes: row.completionNotes,
+    review_required: row.reviewRequired,
     evidence_refs: row.evidenceRefs,
     completed_at: row.completedAt ? formatTimestamp(row.completedAt) : null,
     created_at: formatTimestamp(row.createdAt),
