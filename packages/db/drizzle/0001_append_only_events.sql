@@ -1,5 +1,5 @@
 -- Custom SQL migration file, put your code below! --
--- The event log is append-only: the database itself refuses UPDATE and DELETE (DECISIONS §6).
+-- The event log is append-only: the database itself refuses UPDATE and DELETE ("events are never changed", ARCHITECTURE.md).
 CREATE FUNCTION refuse_event_mutation() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'events is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
