@@ -284,12 +284,32 @@ export class LimbLedger {
     this.missL = ml;
   }
 
-  /** What every model does after its taint rule: the balance less the outflow (never below zero), the outputs. */
-  private settleDebit(r: number, ah: number, al: number, th: number, tl: number, isSubject: boolean): void {
+  /**
+   * What every model does after its taint rule: the balance less the outflow (never below zero), and the
+   * outputs. At a subject, the part of the outflow beyond the balance is new taint, and (`missingTainted`)
+   * leaves as taint on top of what the rule found.
+   */
+  private settleDebit(
+    r: number,
+    ah: number,
+    al: number,
+    th: number,
+    tl: number,
+    isSubject: boolean,
+    missingTainted: boolean,
+  ): void {
     const mh = this.missH;
     const ml = this.missL;
     this.newH = isSubject ? mh : 0;
     this.newL = isSubject ? ml : 0;
+    if (isSubject && missingTainted) {
+      tl += ml;
+      th += mh;
+      if (tl >= LIMB) {
+        tl -= LIMB;
+        th += 1;
+      }
+    }
     // balance − amount + missing
     let nh = this.rec[r + BAL_H]! - ah + mh;
     let nl = this.rec[r + BAL_L]! - al + ml;
@@ -314,7 +334,8 @@ export class LimbLedger {
     this.overdraw(r, ah, al, rec[r + BAL_H]!, rec[r + BAL_L]!);
     const kind = rec[r + KIND]!;
     const isSubject = kind === SUBJECT;
-    this.settleDebit(r, ah, al, kind !== CLEAN ? ah : 0, kind !== CLEAN ? al : 0, isSubject);
+    // (all of a subject's outflow is taint already)
+    this.settleDebit(r, ah, al, kind !== CLEAN ? ah : 0, kind !== CLEAN ? al : 0, isSubject, false);
     rec[r + TAINT_H] = kind !== CLEAN ? rec[r + BAL_H]! : 0;
     rec[r + TAINT_L] = kind !== CLEAN ? rec[r + BAL_L]! : 0;
   }
@@ -361,15 +382,7 @@ export class LimbLedger {
     }
     rec[r + TAINT_H] = rh;
     rec[r + TAINT_L] = rl;
-    if (isSubject) {
-      tl += ml;
-      th += mh;
-      if (tl >= LIMB) {
-        tl -= LIMB;
-        th += 1;
-      }
-    }
-    this.settleDebit(r, ah, al, th, tl, isSubject);
+    this.settleDebit(r, ah, al, th, tl, isSubject, true);
   }
 
   /** Fifo: an outflow takes the oldest lots first; its taint is that of the lots it takes. */
@@ -387,18 +400,10 @@ export class LimbLedger {
       ch -= 1;
     }
     this.consumeLots(r, ch, cl);
-    let th = this.outH;
-    let tl = this.outL;
+    const th = this.outH;
+    const tl = this.outL;
     if (mh !== 0 || ml !== 0) this.pushPiece(mh, ml, isSubject ? 1 : 0);
-    if (isSubject) {
-      tl += ml;
-      th += mh;
-      if (tl >= LIMB) {
-        tl -= LIMB;
-        th += 1;
-      }
-    }
-    this.settleDebit(r, ah, al, th, tl, isSubject);
+    this.settleDebit(r, ah, al, th, tl, isSubject, true);
     if (rec[r + LOT_HEAD] !== ONE_RUN && rec[r + LOT_HEAD] === rec[r + LOT_TAIL]) this.toOneRun(r);
   }
 
