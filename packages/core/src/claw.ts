@@ -260,7 +260,9 @@ function addRefs(into: ClaimSourceRef[], refs: readonly ClaimSourceRef[]): void 
  * The targets of the parties a campaign pursues, from what the record holds: each party; each wallet
  * recorded for it or found holding its traced funds; each exchange hypothesis of its traced funds.
  * What of an asset map is a party's is the debtor graph's rule (`debtorAssetMaps`); a holding found by
- * several maps counts once, as the most recent map (the last given) states it.
+ * several maps counts once, as the most recent map (the last given) states it, whichever parties read
+ * it. A wallet's readiness and an exchange hypothesis's exposure are settled once every party is read,
+ * so neither depends on which map or party named the wallet first.
  */
 export function collectFocusTargets(
   pursued: readonly GraphParty[],
@@ -271,8 +273,10 @@ export function collectFocusTargets(
   const hypotheses = new Map<string, FocusTarget>();
   const depositOf = new Map<string, string>();
   // Every pursued party's holdings by (network, asset, wallet), each counted once however many parties
-  // a map was traced for: what the wallets are exposed to.
-  const walletHoldings = new Map<string, { wallet: string; usd: bigint }>();
+  // a map was traced for: what the wallets are exposed to. `mapOrder` is the map's place among those
+  // given, so the most recent map's figure wins even when an earlier party read only an older map.
+  const walletHoldings = new Map<string, { wallet: string; usd: bigint; mapOrder: number }>();
+  const mapOrder = new Map(assetMaps.map((map, index) => [map, index]));
 
   const wallet = (address: string, confidence: number, refs: ClaimSourceRef[]): FocusTarget => {
     const key = addressComparisonKey(address);
@@ -319,9 +323,14 @@ export function collectFocusTargets(
         const level = entry.walletConfidence(exposure.wallet);
         if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
         wallet(exposure.wallet, TRACE_CONFIDENCE[level], [mapRef(map, exposure.source_refs)]);
-        const holding = { wallet: addressComparisonKey(exposure.wallet), usd: usdUnits(exposure.usd_value) };
-        holdings.set(holdingKey(exposure.network, exposure.asset, exposure.wallet), holding);
-        walletHoldings.set(holdingKey(exposure.network, exposure.asset, exposure.wallet), holding);
+        const key = holdingKey(exposure.network, exposure.asset, exposure.wallet);
+        const holding = {
+          wallet: addressComparisonKey(exposure.wallet),
+          usd: usdUnits(exposure.usd_value),
+          mapOrder: mapOrder.get(map) ?? -1,
+        };
+        holdings.set(key, holding);
+        if ((walletHoldings.get(key)?.mapOrder ?? -1) <= holding.mapOrder) walletHoldings.set(key, holding);
       }
       for (const exposure of map.stablecoin_exposure) {
         const level = entry.walletConfidence(exposure.wallet);
@@ -344,8 +353,6 @@ export function collectFocusTargets(
           source_refs: refs,
         });
         depositOf.set(hypothesis.hypothesis_id, addressComparisonKey(hypothesis.wallet));
-        const deposit = wallets.get(addressComparisonKey(hypothesis.wallet));
-        if (deposit) deposit.packet_readiness = betterReadiness(deposit.packet_readiness, hypothesis.packet_readiness);
         target.packet_readiness = betterReadiness(target.packet_readiness, hypothesis.packet_readiness);
         target.freeze_capability ??= freeze;
       }
@@ -357,10 +364,13 @@ export function collectFocusTargets(
     const holder = wallets.get(holding.wallet);
     if (holder) holder.exposure_usd_units += holding.usd;
   }
-  // An exchange hypothesis is exposed to what its deposit wallet received.
+  // An exchange hypothesis is exposed to what its deposit wallet received; the deposit wallet, when it
+  // is a target, takes the best readiness of its hypotheses.
   for (const hypothesis of hypotheses.values()) {
     const deposit = wallets.get(depositOf.get(hypothesis.target_id) ?? "");
-    if (deposit) hypothesis.exposure_usd_units = deposit.exposure_usd_units;
+    if (!deposit) continue;
+    hypothesis.exposure_usd_units = deposit.exposure_usd_units;
+    deposit.packet_readiness = betterReadiness(deposit.packet_readiness, hypothesis.packet_readiness);
   }
   return [...parties, ...wallets.values(), ...hypotheses.values()];
 }
