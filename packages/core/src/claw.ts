@@ -1,5 +1,7 @@
+import { findEnforcementPostureRefusal } from "./authority";
 import { daysBetween } from "./calendar-dates";
 import { canonicalize } from "./canonical-json";
+import { isDueWithin } from "./dashboard";
 import type { DeadlineStatus, DeadlineType } from "./deadlines";
 import {
   type ClaimSourceRef,
@@ -13,8 +15,10 @@ import {
   holdingKey,
   isDebtorHolding,
   mapRef,
+  partyNode,
   RECORDED_FACT_CONFIDENCE,
   TRACE_CONFIDENCE,
+  walletNode,
 } from "./debtor-graph";
 import { parseMinorUnits } from "./money";
 import { DEFAULT_DEADLINE_ALERT_DAYS } from "./monitoring";
@@ -141,9 +145,7 @@ export function findClawGateRefusal(
   facts: Pick<ClawGateFacts, "sanctions_hold" | "judgment_stay_in_effect" | "authority_granted">,
 ): ClawGateRefusal | null {
   if (facts.sanctions_hold) return "sanctions_gate";
-  if (facts.judgment_stay_in_effect) return "stay_in_effect";
-  if (!facts.authority_granted) return "authority_required";
-  return null;
+  return findEnforcementPostureRefusal(facts);
 }
 
 /** Each gate as a campaign shows it, in the order they are checked. */
@@ -518,8 +520,8 @@ export function proposeLeads(
 ): { leads: ClawLead[]; total: number } {
   const pursuedNodes = new Set<string>();
   for (const { party } of graphs) {
-    pursuedNodes.add(`party:${party.id}`);
-    for (const wallet of party.wallets) pursuedNodes.add(`wallet:${addressComparisonKey(wallet.address)}`);
+    pursuedNodes.add(partyNode(party.id));
+    for (const wallet of party.wallets) pursuedNodes.add(walletNode(wallet.address));
   }
   const leads = new Map<string, ClawLead>();
   for (const { party, graph } of graphs) {
@@ -699,15 +701,13 @@ export function deriveClawBlockers(facts: ClawBlockerFacts): ClawBlocker[] {
         message: `The ${deadline.type} deadline of ${deadline.date} was missed.`,
         object_id: deadline.judgment_id,
       });
-    } else if (deadline.status === "open") {
+    } else if (isDueWithin(deadline, facts.today, DEFAULT_DEADLINE_ALERT_DAYS)) {
       const days = daysBetween(facts.today, deadline.date);
-      if (days <= DEFAULT_DEADLINE_ALERT_DAYS) {
-        blockers.push({
-          type: "deadline",
-          message: `The ${deadline.type} deadline of ${deadline.date} is due ${days <= 0 ? "today" : `in ${days} day${days === 1 ? "" : "s"}`}.`,
-          object_id: deadline.judgment_id,
-        });
-      }
+      blockers.push({
+        type: "deadline",
+        message: `The ${deadline.type} deadline of ${deadline.date} is due ${days === 0 ? "today" : `in ${days} day${days === 1 ? "" : "s"}`}.`,
+        object_id: deadline.judgment_id,
+      });
     }
   }
   return blockers;
