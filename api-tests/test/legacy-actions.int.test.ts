@@ -327,7 +327,7 @@ describe("legacy actions: create", () => {
         matter_id: of.matter.id,
         judgment_id: of.judgment.id,
       });
-      expect(response.status).toBe(201);
+      expect(response.status).toBe(200);
       return ClawCampaign.parse(response.json);
     };
     const own = await campaignOf(record);

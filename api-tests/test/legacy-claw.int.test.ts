@@ -1,5 +1,6 @@
 import {
   Action,
+  Alert,
   AssetMap,
   ClawBoard,
   ClawCampaign,
@@ -8,6 +9,7 @@ import {
   clawOperations,
   Matter,
   Packet,
+  Watchlist,
 } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import {
@@ -17,6 +19,7 @@ import {
   JOB_EXECUTORS,
   recordJobSuccess,
   sandboxSyntheticChain,
+  sweepMonitoring,
 } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -63,7 +66,7 @@ async function createCampaign(owner: TestKey, record: Case, body: Record<string,
     judgment_id: record.judgment.id,
     ...body,
   });
-  expect({ status: response.status, body: response.json }).toMatchObject({ status: 201 });
+  expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
   return ClawCampaign.parse(response.json);
 }
 
@@ -104,6 +107,44 @@ async function tracedCampaign(owner: TestKey) {
     { address: peel?.subject, incident_block: peel?.incident_block },
   ]);
   return { record, campaign, mapId };
+}
+
+/** On the sandbox's synthetic chain (seed 7): a user that deals with an exchange. */
+const EXCHANGE_USER = "0x5eed0000000700000000000000000000000000a8";
+
+/**
+ * A watchlist of the matter holding EXCHANGE_USER, swept with only exchange proximity on: its alerts
+ * (new), as GET /v1/alerts lists them.
+ */
+async function exchangeAlerts(owner: TestKey, matterId: string): Promise<Alert[]> {
+  const created = await call(owner, "POST", "/v1/watchlists", {
+    matter_id: matterId,
+    name: "Exchange user",
+    thresholds: {
+      wallet_movement: false,
+      stablecoin_exposure: false,
+      sanctions: false,
+      deadline: false,
+      compliance: false,
+    },
+  });
+  expect(created.status).toBe(201);
+  const watchlist = Watchlist.parse(created.json);
+  const watched = await call(owner, "POST", `/v1/watchlists/${watchlist.watchlist_id}/addresses`, {
+    addresses: [EXCHANGE_USER],
+    reason: "Named in exhibit 4",
+    source_refs: [{ source_id: "exhibit-4", source_type: "court_record" }],
+  });
+  expect(watched.status).toBe(200);
+  await sweepMonitoring(app().deps, createTraceProviders(null), {
+    tenant: { organizationId: owner.organizationId, environment: "sandbox" },
+  });
+  const listed = await call(owner, "GET", `/v1/alerts?limit=100&watchlist_id=${watchlist.watchlist_id}`);
+  expect(listed.status).toBe(200);
+  return z
+    .object({ data: z.array(Alert) })
+    .passthrough()
+    .parse(listed.json).data;
 }
 
 async function retrieve(owner: TestKey, campaignId: string): Promise<ClawCampaign> {
@@ -288,7 +329,7 @@ describe("legacy claw campaigns: create and read", () => {
       matter_id: record.matter.id,
       judgment_id: record.judgment.id,
     });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     expectAuditRef(response);
     const campaign = ClawCampaign.strict().extend({ audit_ref: z.string() }).parse(response.json);
     expect(campaign).toMatchObject({
@@ -767,11 +808,33 @@ describe("legacy claw campaigns: focus, expand and the board", () => {
       title: "Counsel reviews the freeze letter",
       review_required: true,
     });
-    expect(reviewed.status).toBe(201);
+    expect(reviewed.status).toBe(200);
     const action = Action.parse(reviewed.json);
+    // Another matter's packet and alerts are not this board's.
+    const other = await authorizedCase(owner);
+    const foreignPacket = await call(owner, "POST", "/v1/packets", {
+      matter_id: other.matter.id,
+      type: "sanctions_review",
+    });
+    expect(foreignPacket.status).toBe(201);
+    const emptyBoard = ClawBoard.parse((await call(owner, "GET", `/v1/claw/campaigns/${campaign.id}/board`)).json);
+    expect(emptyBoard.alerts).toEqual([]);
+    // A watched address that deals with an exchange raises exchange-proximity alerts on each matter.
+    // Two watchlists of the matter, each raising its own; one is dismissed as a false positive.
+    const shown = await exchangeAlerts(owner, record.matter.id);
+    const [dismissed] = await exchangeAlerts(owner, record.matter.id);
+    if (shown.length === 0 || !dismissed) throw new Error("the sweep raised no alert");
+    await exchangeAlerts(owner, other.matter.id);
+    const triaged = await call(owner, "POST", `/v1/alerts/${dismissed.alert_id}/triage`, {
+      status: "false_positive",
+      notes: "Known counterparty.",
+    });
+    expect(triaged.status).toBe(200);
     const board = ClawBoard.parse((await call(owner, "GET", `/v1/claw/campaigns/${campaign.id}/board`)).json);
-    expect(board.packet_queue.map((p) => p.id)).toEqual(packet.review_state.review_required ? [packet.id] : []);
-    expect(board.alerts).toEqual([]);
+    expect(packet.review_state.review_required).toBe(true);
+    expect(board.packet_queue.map((p) => p.id)).toEqual([packet.id]);
+    expect(board.alerts.map((a) => a.alert_id).sort()).toEqual(shown.map((a) => a.alert_id).sort());
+    expect(board.alerts.every((a) => a.matter_id === record.matter.id && a.status === "new")).toBe(true);
     expect(board.blockers).toContainEqual({
       type: "review",
       message: expect.stringContaining("Counsel reviews the freeze letter"),
@@ -809,7 +872,7 @@ describe("legacy claw campaigns: actions", () => {
       owner_id: "jane.counsel",
       due_at: "2026-07-01T17:00:00Z",
     });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     const action = Action.parse(response.json);
     expect(action).toMatchObject({
       matter_id: record.matter.id,

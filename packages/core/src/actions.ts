@@ -38,6 +38,11 @@ export function isFinalActionStatus(status: ActionStatus): boolean {
   return MOVES[status].length === 0;
 }
 
+/** The statuses an action can still move from (open, in_progress): what is left to do. */
+export const OPEN_ACTION_STATUSES: readonly ActionStatus[] = ACTION_STATUSES.filter(
+  (status) => !isFinalActionStatus(status),
+);
+
 export type ActionTransitionRefusal =
   /** `completed` asked for through a PATCH: only the complete operation records a completion */
   | { refused: true; reason: "complete_through_complete"; allowed: ActionStatus[] }

@@ -1,5 +1,7 @@
+import { findEnforcementPostureRefusal } from "./authority";
 import { daysBetween } from "./calendar-dates";
 import { canonicalize } from "./canonical-json";
+import { isDueWithin } from "./dashboard";
 import type { DeadlineStatus, DeadlineType } from "./deadlines";
 import {
   type ClaimSourceRef,
@@ -13,8 +15,10 @@ import {
   holdingKey,
   isDebtorHolding,
   mapRef,
+  partyNode,
   RECORDED_FACT_CONFIDENCE,
   TRACE_CONFIDENCE,
+  walletNode,
 } from "./debtor-graph";
 import { parseMinorUnits } from "./money";
 import { DEFAULT_DEADLINE_ALERT_DAYS } from "./monitoring";
@@ -141,9 +145,7 @@ export function findClawGateRefusal(
   facts: Pick<ClawGateFacts, "sanctions_hold" | "judgment_stay_in_effect" | "authority_granted">,
 ): ClawGateRefusal | null {
   if (facts.sanctions_hold) return "sanctions_gate";
-  if (facts.judgment_stay_in_effect) return "stay_in_effect";
-  if (!facts.authority_granted) return "authority_required";
-  return null;
+  return findEnforcementPostureRefusal(facts);
 }
 
 /** Each gate as a campaign shows it, in the order they are checked. */
@@ -260,7 +262,9 @@ function addRefs(into: ClaimSourceRef[], refs: readonly ClaimSourceRef[]): void 
  * The targets of the parties a campaign pursues, from what the record holds: each party; each wallet
  * recorded for it or found holding its traced funds; each exchange hypothesis of its traced funds.
  * What of an asset map is a party's is the debtor graph's rule (`debtorAssetMaps`); a holding found by
- * several maps counts once, as the most recent map (the last given) states it.
+ * several maps counts once, as the most recent map (the last given) states it, whichever parties read
+ * it. A wallet's readiness and an exchange hypothesis's exposure are settled once every party is read,
+ * so neither depends on which map or party named the wallet first.
  */
 export function collectFocusTargets(
   pursued: readonly GraphParty[],
@@ -271,8 +275,10 @@ export function collectFocusTargets(
   const hypotheses = new Map<string, FocusTarget>();
   const depositOf = new Map<string, string>();
   // Every pursued party's holdings by (network, asset, wallet), each counted once however many parties
-  // a map was traced for: what the wallets are exposed to.
-  const walletHoldings = new Map<string, { wallet: string; usd: bigint }>();
+  // a map was traced for: what the wallets are exposed to. `mapOrder` is the map's place among those
+  // given, so the most recent map's figure wins even when an earlier party read only an older map.
+  const walletHoldings = new Map<string, { wallet: string; usd: bigint; mapOrder: number }>();
+  const mapOrder = new Map(assetMaps.map((map, index) => [map, index]));
 
   const wallet = (address: string, confidence: number, refs: ClaimSourceRef[]): FocusTarget => {
     const key = addressComparisonKey(address);
@@ -319,9 +325,14 @@ export function collectFocusTargets(
         const level = entry.walletConfidence(exposure.wallet);
         if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
         wallet(exposure.wallet, TRACE_CONFIDENCE[level], [mapRef(map, exposure.source_refs)]);
-        const holding = { wallet: addressComparisonKey(exposure.wallet), usd: usdUnits(exposure.usd_value) };
-        holdings.set(holdingKey(exposure.network, exposure.asset, exposure.wallet), holding);
-        walletHoldings.set(holdingKey(exposure.network, exposure.asset, exposure.wallet), holding);
+        const key = holdingKey(exposure.network, exposure.asset, exposure.wallet);
+        const holding = {
+          wallet: addressComparisonKey(exposure.wallet),
+          usd: usdUnits(exposure.usd_value),
+          mapOrder: mapOrder.get(map) ?? -1,
+        };
+        holdings.set(key, holding);
+        if ((walletHoldings.get(key)?.mapOrder ?? -1) <= holding.mapOrder) walletHoldings.set(key, holding);
       }
       for (const exposure of map.stablecoin_exposure) {
         const level = entry.walletConfidence(exposure.wallet);
@@ -344,8 +355,6 @@ export function collectFocusTargets(
           source_refs: refs,
         });
         depositOf.set(hypothesis.hypothesis_id, addressComparisonKey(hypothesis.wallet));
-        const deposit = wallets.get(addressComparisonKey(hypothesis.wallet));
-        if (deposit) deposit.packet_readiness = betterReadiness(deposit.packet_readiness, hypothesis.packet_readiness);
         target.packet_readiness = betterReadiness(target.packet_readiness, hypothesis.packet_readiness);
         target.freeze_capability ??= freeze;
       }
@@ -357,10 +366,13 @@ export function collectFocusTargets(
     const holder = wallets.get(holding.wallet);
     if (holder) holder.exposure_usd_units += holding.usd;
   }
-  // An exchange hypothesis is exposed to what its deposit wallet received.
+  // An exchange hypothesis is exposed to what its deposit wallet received; the deposit wallet, when it
+  // is a target, takes the best readiness of its hypotheses.
   for (const hypothesis of hypotheses.values()) {
     const deposit = wallets.get(depositOf.get(hypothesis.target_id) ?? "");
-    if (deposit) hypothesis.exposure_usd_units = deposit.exposure_usd_units;
+    if (!deposit) continue;
+    hypothesis.exposure_usd_units = deposit.exposure_usd_units;
+    deposit.packet_readiness = betterReadiness(deposit.packet_readiness, hypothesis.packet_readiness);
   }
   return [...parties, ...wallets.values(), ...hypotheses.values()];
 }
@@ -508,8 +520,8 @@ export function proposeLeads(
 ): { leads: ClawLead[]; total: number } {
   const pursuedNodes = new Set<string>();
   for (const { party } of graphs) {
-    pursuedNodes.add(`party:${party.id}`);
-    for (const wallet of party.wallets) pursuedNodes.add(`wallet:${addressComparisonKey(wallet.address)}`);
+    pursuedNodes.add(partyNode(party.id));
+    for (const wallet of party.wallets) pursuedNodes.add(walletNode(wallet.address));
   }
   const leads = new Map<string, ClawLead>();
   for (const { party, graph } of graphs) {
@@ -689,15 +701,13 @@ export function deriveClawBlockers(facts: ClawBlockerFacts): ClawBlocker[] {
         message: `The ${deadline.type} deadline of ${deadline.date} was missed.`,
         object_id: deadline.judgment_id,
       });
-    } else if (deadline.status === "open") {
+    } else if (isDueWithin(deadline, facts.today, DEFAULT_DEADLINE_ALERT_DAYS)) {
       const days = daysBetween(facts.today, deadline.date);
-      if (days <= DEFAULT_DEADLINE_ALERT_DAYS) {
-        blockers.push({
-          type: "deadline",
-          message: `The ${deadline.type} deadline of ${deadline.date} is due ${days <= 0 ? "today" : `in ${days} day${days === 1 ? "" : "s"}`}.`,
-          object_id: deadline.judgment_id,
-        });
-      }
+      blockers.push({
+        type: "deadline",
+        message: `The ${deadline.type} deadline of ${deadline.date} is due ${days === 0 ? "today" : `in ${days} day${days === 1 ? "" : "s"}`}.`,
+        object_id: deadline.judgment_id,
+      });
     }
   }
   return blockers;

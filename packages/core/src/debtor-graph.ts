@@ -194,10 +194,12 @@ export interface AssetHypothesis {
 // ---------------------------------------------------------------------------------------------
 // Node ids
 
-const partyNode = (id: string) => `party:${id}`;
+/** The graph's node id of a party (what claw's expand compares to leave pursued parties out). */
+export const partyNode = (id: string) => `party:${id}`;
 const matterNode = (id: string) => `matter:${id}`;
 const nameNode = (name: string) => `name:${normalizePartyName(name)}`;
-const walletNode = (address: string) => `wallet:${addressComparisonKey(address)}`;
+/** The graph's node id of a wallet, by its comparison address. */
+export const walletNode = (address: string) => `wallet:${addressComparisonKey(address)}`;
 const judgmentNode = (id: string) => `judgment:${id}`;
 const exchangeNode = (name: string) => `exchange:${name}`;
 const assetNode = (network: string, asset: string) => `asset:${network}:${asset}`;

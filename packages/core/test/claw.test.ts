@@ -247,6 +247,73 @@ describe("focus", () => {
     expect(collectFocusTargets([debtor], [foreign]).map((t) => t.target_type)).toEqual(["party", "wallet"]);
   });
 
+  it("gives a deposit wallet its hypotheses' readiness whichever map or party names the wallet first", () => {
+    const [hypothesisOnly, holdingOnly] = [
+      assetMap({ id: "amap_1", token_exposures: [], stablecoin_exposure: [] }),
+      assetMap({
+        id: "amap_2",
+        exchange_hypotheses: [],
+        stablecoin_exposure: [],
+        token_exposures: assetMap().token_exposures.filter((exposure) => exposure.wallet === DEPOSIT),
+      }),
+    ];
+    // The hypothesis (amap_1) comes before the map that finds the deposit wallet holding funds (amap_2).
+    const byMaps = collectFocusTargets([debtor], [hypothesisOnly, holdingOnly]);
+    expect(byMaps.find((t) => t.target_id === DEPOSIT)?.packet_readiness).toBe("ready");
+    // The debtor's hypothesis comes before the party (later in id order) that records the deposit wallet.
+    const holder: GraphParty = {
+      ...counterparty,
+      id: "party_z_holder",
+      wallets: [{ address: DEPOSIT, network: "ethereum", label: null }],
+    };
+    const byParties = collectFocusTargets([debtor, holder], [hypothesisOnly]);
+    expect(byParties.find((t) => t.target_id === DEPOSIT)?.packet_readiness).toBe("ready");
+  });
+
+  it("counts a wallet's holding at the latest map's figure, whichever pursued party reads which map", () => {
+    const shared = "0x00000000000000000000000000000000000005a1";
+    const other = "0x00000000000000000000000000000000000005a2";
+    const wallets = [
+      { address: shared, confidence: "high" as const },
+      { address: other, confidence: "high" as const },
+      { address: HOP, confidence: "medium" as const },
+    ];
+    const holdingAt = (usd: string) => assetMap().token_exposures.map((e) => ({ ...e, wallet: HOP, usd_value: usd }));
+    const older = assetMap({
+      id: "amap_1",
+      subjects: [shared],
+      wallets,
+      exchange_hypotheses: [],
+      stablecoin_exposure: [],
+      token_exposures: holdingAt("1.00").slice(0, 1),
+    });
+    const newer = assetMap({
+      id: "amap_2",
+      subjects: [shared, other],
+      wallets,
+      exchange_hypotheses: [],
+      stablecoin_exposure: [],
+      token_exposures: holdingAt("5.00").slice(0, 1),
+    });
+    // Both parties hold the shared wallet; only the first also holds the newer map's other subject, so
+    // the second party reads the holding from the older map alone.
+    const first: GraphParty = {
+      ...debtor,
+      id: "party_a",
+      wallets: [
+        { address: shared, network: "ethereum", label: null },
+        { address: other, network: "ethereum", label: null },
+      ],
+    };
+    const second: GraphParty = {
+      ...debtor,
+      id: "party_b",
+      wallets: [{ address: shared, network: "ethereum", label: null }],
+    };
+    const targets = collectFocusTargets([first, second], [older, newer]);
+    expect(targets.find((t) => t.target_id === HOP)?.exposure_usd_units).toBe(5n * 10n ** 18n);
+  });
+
   it("scores the weighted mean of the criteria and ranks highest first", () => {
     const ranked = rankFocusTargets(targets, ["exposure"], {});
     expect(ranked.map((t) => [t.target_id, t.focus_score])).toEqual([

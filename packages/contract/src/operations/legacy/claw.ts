@@ -291,7 +291,7 @@ export const clawOperations = {
     method: "POST",
     path: "/v1/claw/campaigns",
     summary: "Start a campaign against one of a matter's judgments, at pressure level 0 (observe).",
-    successStatus: 201,
+    successStatus: 200,
     body: CreateClawCampaignBody,
     response: ClawCampaign,
     alsoAnswers: {
@@ -382,7 +382,7 @@ export const clawOperations = {
     method: "POST",
     path: "/v1/claw/campaigns/{campaign_id}/actions",
     summary: "Add an open action to the campaign's matter, linked to the campaign (as POST /v1/actions does).",
-    successStatus: 201,
+    successStatus: 200,
     body: CampaignActionBody,
     response: Action,
     alsoAnswers: {

@@ -20,12 +20,14 @@ const GATE_PARAMS: Record<ClawGateRefusal, string> = {
 };
 
 /** What a campaign's gates read: the matter's sanctions hold and authority, and its judgment's stay. */
+export type CampaignGateFacts = Pick<ClawGateFacts, "sanctions_hold" | "judgment_stay_in_effect" | "authority_granted">;
+
 export async function readGateFacts(
   db: Queryable,
   tenant: Tenant,
   matter: Pick<MatterRow, "id" | "sanctionsHold">,
   judgmentId: string,
-): Promise<Pick<ClawGateFacts, "sanctions_hold" | "judgment_stay_in_effect" | "authority_granted">> {
+): Promise<CampaignGateFacts> {
   const j = schema.judgments;
   const [authority, [judgment]] = await Promise.all([
     deriveAuthorityOfMatter(db, tenant, matter.id),

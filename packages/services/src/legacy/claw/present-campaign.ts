@@ -1,18 +1,10 @@
 import type { ClawCampaign } from "@crs/contract";
-import {
-  type ClawGateFacts,
-  deriveClawGates,
-  deriveOperatorState,
-  formatTimestamp,
-  pressureLevelName,
-} from "@crs/core";
+import { deriveClawGates, deriveOperatorState, formatTimestamp, pressureLevelName } from "@crs/core";
 import type { Database, Tenant } from "@crs/db";
 import { auditOf } from "../../audit";
 import { loadMatter } from "../../matters/load-matter";
-import { readGateFacts } from "./campaign-gates";
+import { type CampaignGateFacts, readGateFacts } from "./campaign-gates";
 import type { CampaignRow } from "./load-campaign";
-
-export type CampaignGateFacts = Pick<ClawGateFacts, "sanctions_hold" | "judgment_stay_in_effect" | "authority_granted">;
 
 /** A campaign as answered: its stored fields, and its gates and operator state derived as they stand now. */
 export function presentCampaign(row: CampaignRow, facts: CampaignGateFacts): ClawCampaign {

@@ -1,5 +1,12 @@
 import type { ClawBoard, clawOperations, OperationInput } from "@crs/contract";
-import { calendarDateOf, deriveClawBlockers, isReviewRequired, isStayInEffect, OPEN_ALERT_STATUSES } from "@crs/core";
+import {
+  calendarDateOf,
+  deriveClawBlockers,
+  isReviewRequired,
+  OPEN_ACTION_STATUSES,
+  OPEN_ALERT_STATUSES,
+  REVIEW_REQUIRED_STATUSES,
+} from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { ReadContext } from "../../context";
@@ -27,7 +34,8 @@ export async function retrieveBoard(
   const { db, actor } = read;
   const row = await loadCampaign(db, actor, params.campaign_id);
   const matter = await loadMatter(db, actor, row.matterId);
-  const campaign = presentCampaign(row, await readGateFacts(db, actor, matter, row.judgmentId));
+  const gateFacts = await readGateFacts(db, actor, matter, row.judgmentId);
+  const campaign = presentCampaign(row, gateFacts);
   const p = schema.packets;
   const a = schema.alerts;
   const j = schema.judgments;
@@ -41,7 +49,7 @@ export async function retrieveBoard(
         and(
           tenantScope(p, actor),
           eq(p.matterId, matter.id),
-          inArray(p.reviewStatus, ["pending", "rejected"]),
+          inArray(p.reviewStatus, [...REVIEW_REQUIRED_STATUSES]),
           ne(p.status, "closed"),
         ),
       )
@@ -71,7 +79,7 @@ export async function retrieveBoard(
           tenantScope(act, actor),
           eq(act.campaignId, row.id),
           eq(act.reviewRequired, true),
-          inArray(act.status, ["open", "in_progress"]),
+          inArray(act.status, [...OPEN_ACTION_STATUSES]),
         ),
       )
       .orderBy(act.id),
@@ -87,17 +95,15 @@ export async function retrieveBoard(
     packets.map((packet) => packet.id),
   );
   const today = calendarDateOf(read.clock());
-  const bound = judgments.find((judgment) => judgment.id === row.judgmentId);
+  const campaignJudgment = judgments.find((judgment) => judgment.id === row.judgmentId);
   const blockers = deriveClawBlockers({
     matter_id: matter.id,
-    authority_granted: campaign.gates.some((gate) => gate.gate === "authority" && gate.status === "pass"),
+    authority_granted: gateFacts.authority_granted,
     open_sanctions_hits: hits,
     judgment: {
       judgment_id: row.judgmentId,
-      case_number: bound?.caseNumber ?? row.judgmentId,
-      stay_in_effect: bound
-        ? isStayInEffect({ appeal_stay_status: bound.appealStayStatus, bankruptcy_status: bound.bankruptcyStatus })
-        : false,
+      case_number: campaignJudgment?.caseNumber ?? row.judgmentId,
+      stay_in_effect: gateFacts.judgment_stay_in_effect,
     },
     judgments_in_review: judgments
       .filter((judgment) => isReviewRequired(judgment.reviewStatus))
