@@ -278,8 +278,17 @@ const CAMPAIGN_WRITE_ANSWERS = {
   404: { description: "Unknown campaign (or another organization's)" },
   409: {
     description:
+      "stay_in_effect (the campaign's judgment is stayed), or conflict (closed matter, Idempotency-Key reused or in flight)",
+  },
+} as const;
+/** A write that moves pressure also answers 409 for a raise its mode does not allow, and 422 without counsel's approval. */
+const PRESSURE_WRITE_ANSWERS = {
+  ...CAMPAIGN_WRITE_ANSWERS,
+  409: {
+    description:
       "stay_in_effect (the campaign's judgment is stayed), or conflict (closed matter, a raise beyond the mode's step, Idempotency-Key reused or in flight)",
   },
+  422: { description: "Invalid body, or a raise to level 4 or above without counsel_approval_id" },
 } as const;
 const legacy = { rpc: false, surface: "legacy", successor: CLAW_SUCCESSOR } as const;
 const write = { scope: "claw:write", tag: "Claw campaigns", idempotent: true, events: ["matter.updated"] } as const;
@@ -331,10 +340,7 @@ export const clawOperations = {
     successStatus: 200,
     body: UpdateClawCampaignBody,
     response: ClawCampaign,
-    alsoAnswers: {
-      ...CAMPAIGN_WRITE_ANSWERS,
-      422: { description: "Invalid body, or a raise to level 4 or above without counsel_approval_id" },
-    },
+    alsoAnswers: PRESSURE_WRITE_ANSWERS,
     ...write,
     ...legacy,
   }),
@@ -370,10 +376,7 @@ export const clawOperations = {
     successStatus: 200,
     body: ChangePressureBody,
     response: ClawCampaign,
-    alsoAnswers: {
-      ...CAMPAIGN_WRITE_ANSWERS,
-      422: { description: "Invalid body, or a raise to level 4 or above without counsel_approval_id" },
-    },
+    alsoAnswers: PRESSURE_WRITE_ANSWERS,
     ...write,
     ...legacy,
   }),
