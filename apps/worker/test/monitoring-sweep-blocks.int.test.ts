@@ -1,13 +1,11 @@
 import { type ChainProvider, SyntheticChainProvider, SyntheticChainWriter } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
-import { issueSandboxKey, MONITORING_SWEEP_TASK, runWrite, systemActor, type TraceProviders } from "@crs/services";
-import { addWatchlistAddresses } from "@crs/services/legacy/monitoring/add-watchlist-addresses";
-import { createWatchlist } from "@crs/services/legacy/monitoring/create-watchlist";
-import { createMatter } from "@crs/services/matters/create-matter";
+import { issueSandboxKey, MONITORING_SWEEP_TASK, type TraceProviders } from "@crs/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/logger";
 import { type RunningWorker, startWorker } from "../src/runner";
 import { createTestServiceDeps, waitUntil } from "./helpers";
+import { createWatchedMatter } from "./watched-matter";
 
 /** A watched address that is new to the watchlist (cursor null) on a chain whose finalized head is 250,000. */
 const WATCHED = "0x00000000000000000000000000000000000b10c5";
@@ -74,22 +72,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function watchedMatter(organizationId: string) {
-  const actor = systemActor({ organizationId, environment: "sandbox" }, "test.setup", `req_setup_${organizationId}`);
-  return runWrite(deps, actor, async (write) => {
-    const matter = await createMatter(write, { params: {}, body: { name: "Acme v. Roe", mode: "monitoring" } });
-    const watchlist = await createWatchlist(write, {
-      params: {},
-      body: { matter_id: matter.id, name: "Debtor wallets" },
-    });
-    await addWatchlistAddresses(write, {
-      params: { watchlist_id: watchlist.id },
-      body: { addresses: [WATCHED], reason: "Received the proceeds" },
-    });
-    return watchlist;
-  });
-}
-
 /** Queues one monitoring.sweep job and waits for the worker to end it; fails if the job failed. */
 async function sweepOnce(): Promise<void> {
   await deps.sql`select graphile_worker.add_job(${MONITORING_SWEEP_TASK}, '{}'::json, max_attempts => 1)`;
@@ -105,7 +87,7 @@ describe("the monitoring.sweep task on an address far behind the chain's head", 
   it("reads at most 100,000 blocks per sweep, catching up over successive sweeps", async () => {
     expect(await chain.head()).toEqual({ number: BigInt(HEAD), finalized: BigInt(HEAD) });
     const organization = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
-    const watchlist = await watchedMatter(organization.organization_id);
+    const watchlist = await createWatchedMatter(deps, organization.organization_id, WATCHED);
     const cursor = async () => {
       const rows = await deps.sql<{ swept_to_block: string | null }[]>`
         select swept_to_block::text from watchlist_addresses

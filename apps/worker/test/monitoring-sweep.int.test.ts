@@ -1,12 +1,10 @@
 import { createTestDatabase } from "@crs/db/testing";
-import { issueSandboxKey, MONITORING_SWEEP_TASK, runWrite, systemActor } from "@crs/services";
-import { addWatchlistAddresses } from "@crs/services/legacy/monitoring/add-watchlist-addresses";
-import { createWatchlist } from "@crs/services/legacy/monitoring/create-watchlist";
-import { createMatter } from "@crs/services/matters/create-matter";
+import { issueSandboxKey, MONITORING_SWEEP_TASK } from "@crs/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/logger";
 import { type RunningWorker, startWorker } from "../src/runner";
 import { createTestServiceDeps, waitUntil } from "./helpers";
+import { createWatchedMatter } from "./watched-matter";
 
 /** On the sandbox's synthetic chain: a user that deals with an exchange and holds the stablecoin. */
 const EXCHANGE_USER = "0x5eed0000000700000000000000000000000000a8";
@@ -27,22 +25,6 @@ afterAll(async () => {
   await deps?.close();
   await database?.drop();
 });
-
-async function watchedMatter(organizationId: string) {
-  const actor = systemActor({ organizationId, environment: "sandbox" }, "test.setup", `req_setup_${organizationId}`);
-  return runWrite(deps, actor, async (write) => {
-    const matter = await createMatter(write, { params: {}, body: { name: "Acme v. Roe", mode: "monitoring" } });
-    const watchlist = await createWatchlist(write, {
-      params: {},
-      body: { matter_id: matter.id, name: "Debtor wallets" },
-    });
-    await addWatchlistAddresses(write, {
-      params: { watchlist_id: watchlist.id },
-      body: { addresses: [EXCHANGE_USER], reason: "Received the proceeds" },
-    });
-    return watchlist;
-  });
-}
 
 async function alertRows(organizationId: string) {
   return deps.sql<{ type: string; last_actor_id: string; last_request_id: string }[]>`
@@ -67,7 +49,7 @@ async function sweepJobDone(): Promise<boolean> {
 describe("the monitoring.sweep task", () => {
   it("runs in the worker, raising the watchlist's alerts through the write path, and raises nothing on a second run", async () => {
     const organization = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
-    const watchlist = await watchedMatter(organization.organization_id);
+    const watchlist = await createWatchedMatter(deps, organization.organization_id, EXCHANGE_USER);
 
     await deps.sql`select graphile_worker.add_job(${MONITORING_SWEEP_TASK}, '{}'::json, max_attempts => 1)`;
     await waitUntil(sweepJobDone, "the sweep job to complete");
@@ -98,8 +80,8 @@ describe("the monitoring.sweep task", () => {
     // Two organizations swept by one job, the first's watchlist made to fail deterministically on write.
     const poisonedOrg = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
     const healthyOrg = await issueSandboxKey(deps, { kind: "legacy_sandbox" });
-    const poisoned = await watchedMatter(poisonedOrg.organization_id);
-    await watchedMatter(healthyOrg.organization_id);
+    const poisoned = await createWatchedMatter(deps, poisonedOrg.organization_id, EXCHANGE_USER);
+    await createWatchedMatter(deps, healthyOrg.organization_id, EXCHANGE_USER);
     expect(poisonedOrg.organization_id < healthyOrg.organization_id).toBe(true);
     if (!/^wl_[0-9a-z]+$/.test(poisoned.id)) throw new Error(`unexpected watchlist id ${poisoned.id}`);
     await deps.sql.unsafe(`
