@@ -18,7 +18,9 @@
  *   ledgers cost that a BFS does not.
  * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`.
  * Timings are medians of BENCH_RUNS runs after one warm-up: wall time, and the process's CPU time
- * (steadier on a shared machine). Memory: RSS, V8 heap and array buffers (typed arrays live outside
+ * (steadier on a shared machine). Each engine case's ratios to the BFS and to its ledger floor are also
+ * measured in back-to-back pairs (`pairedCpuRatio`), the figure to compare across runs: load from
+ * elsewhere on the machine shifts whole phases of the bench, rarely one pair. Memory: RSS, V8 heap and array buffers (typed arrays live outside
  * the V8 heap), sampled after each phase, and the peak RSS of the process.
  */
 
@@ -129,6 +131,37 @@ function repeat<T>(run: () => T): { ms: number; cpuMs: number; value: T } {
     value = result.value;
   }
   return { ms: median(samples), cpuMs: median(cpuSamples), value };
+}
+
+/**
+ * The CPU-time ratio of `run` to `baseline` measured in pairs: RUNS rounds, each timing both back to
+ * back (which goes first alternates), so a burst of load from elsewhere on the machine falls on both
+ * sides of a pair instead of on one phase of the bench. Returns the median of the per-pair ratios and
+ * their range. On these shared machines two phases run a minute apart can differ by half; a pair rarely does.
+ */
+function pairedCpuRatio(baseline: () => unknown, run: () => unknown): { median: number; low: number; high: number } {
+  baseline();
+  run();
+  const cpuOf = (work: () => unknown) => {
+    const before = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(before);
+    return used.user + used.system;
+  };
+  const ratios: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let base: number;
+    let measured: number;
+    if (i % 2 === 0) {
+      base = cpuOf(baseline);
+      measured = cpuOf(run);
+    } else {
+      measured = cpuOf(run);
+      base = cpuOf(baseline);
+    }
+    ratios.push(measured / base);
+  }
+  return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
 
 /** Out-edge CSR (target per edge) for the baseline. */
@@ -359,12 +392,23 @@ async function main(): Promise<void> {
     console.log(
       `  engine ${model.padEnd(8)} ${run.ms.toFixed(1).padStart(8)} ms (cpu ${run.cpuMs.toFixed(1)} ms)  event-order walk, exact taint; ${swept.toLocaleString("en")} tainted edges, ${opened.toLocaleString("en")} addresses opened; ${((admitted / run.ms) * 1000).toExponential(2)} events/s; ${(run.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(run.cpuMs / baseline.cpuMs).toFixed(2)}x), ${(run.cpuMs / temporal.cpuMs).toFixed(2)}x the time-ordered reach (cpu)`,
     );
+    const bfsPaired = pairedCpuRatio(
+      () => bareBfs(csr, graph.nodeCount, hubNodes, 7),
+      () => releaseTraceComputation(computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded })),
+    );
+    console.log(
+      `    paired with the BFS: ${bfsPaired.median.toFixed(2)}x the BFS (cpu, median of ${RUNS} back-to-back pairs; ${bfsPaired.low.toFixed(2)}-${bfsPaired.high.toFixed(2)}x)`,
+    );
     const traced = computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded });
     const schedule = openingSchedule(traced);
     releaseTraceComputation(traced);
     const floor = repeat(() => bareLedgerFloor(graph, schedule, ledgerRecords));
+    const floorPaired = pairedCpuRatio(
+      () => bareLedgerFloor(graph, schedule, ledgerRecords),
+      () => releaseTraceComputation(computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded })),
+    );
     console.log(
-      `    ledger floor  ${floor.ms.toFixed(1).padStart(8)} ms (cpu ${floor.cpuMs.toFixed(1)} ms)  the same addresses opened at the same events, each event moving only exact balances: ${floor.value.toLocaleString("en")} events; ${(floor.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(floor.cpuMs / baseline.cpuMs).toFixed(2)}x); the engine is ${(run.cpuMs / floor.cpuMs).toFixed(2)}x this floor (cpu)`,
+      `    ledger floor  ${floor.ms.toFixed(1).padStart(8)} ms (cpu ${floor.cpuMs.toFixed(1)} ms)  the same addresses opened at the same events, each event moving only exact balances: ${floor.value.toLocaleString("en")} events; ${(floor.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(floor.cpuMs / baseline.cpuMs).toFixed(2)}x); the engine is ${(run.cpuMs / floor.cpuMs).toFixed(2)}x this floor (cpu), ${floorPaired.median.toFixed(2)}x in back-to-back pairs (${floorPaired.low.toFixed(2)}-${floorPaired.high.toFixed(2)}x)`,
     );
     memory(`engine ${model}`);
   }
