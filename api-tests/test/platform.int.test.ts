@@ -181,7 +181,7 @@ describe("platform: behaviour", () => {
     }
   });
 
-  it("refuses, with 4xx and no write, bodies that would break a walker: out-of-range numbers, deep nesting, unstorable text", async () => {
+  it("refuses, with 4xx and no write, bodies that would break a walker or lose a key: out-of-range numbers, deep nesting, unstorable text, __proto__", async () => {
     const owner = await app().mintKey();
     const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
     const cases: { rawBody: string; status: number; param: string }[] = [
@@ -194,6 +194,11 @@ describe("platform: behaviour", () => {
       { rawBody: `{"name":"x","n":${deep}}`, status: 400, param: ["n", ...Array<string>(64).fill("0")].join(".") },
       { rawBody: '{"name":"x","extra":"\\ud800"}', status: 422, param: "extra" },
       { rawBody: '{"name":"x","\\u0000key":1}', status: 422, param: "\u0000key" },
+      {
+        rawBody: '{"name":"x","metadata":{"ok":1,"__proto__":{"admin":true}}}',
+        status: 422,
+        param: "metadata.__proto__",
+      },
     ];
     for (const { rawBody, status, param } of cases) {
       const withAndWithoutKey: Record<string, string>[] = [{}, { "idempotency-key": `walker-${randomUUID()}` }];

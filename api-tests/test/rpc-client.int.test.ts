@@ -228,6 +228,19 @@ describe("errors carry the REST envelope in data.error", () => {
     expect(await firstPage()).toEqual(before);
   });
 
+  it("a __proto__ key, which every schema would drop without a word: 422 naming it, nothing written", async () => {
+    const before = await firstPage();
+    const input = {
+      name: "ok",
+      metadata: JSON.parse('{"ok":1,"__proto__":{"admin":true}}') as Record<string, unknown>,
+    };
+    const error = await failureOf(client.matters.create.mutate(input));
+    expect(error.data?.httpStatus).toBe(422);
+    expect(error.data?.error.code).toBe("invalid_request");
+    expect(error.data?.error.param).toBe("metadata.__proto__");
+    expect(await firstPage()).toEqual(before);
+  });
+
   it("text a database cannot store: 422 naming the field, never a 5xx, nothing written", async () => {
     const before = await firstPage();
     for (const input of [{ name: "a\u0000b" }, { name: "ok", notes: "\ud800" }]) {

@@ -164,6 +164,7 @@ export function screenJsonValue(value: unknown): AppError | null {
     if (typeof item === "object" && item !== null) {
       for (const [key, child] of Object.entries(item)) {
         if (!isStorableText(key)) return unstorableText([...path, key].join("."));
+        if (key === "__proto__") return reservedKey([...path, key].join("."));
         stack.push({ value: child, path: [...path, key] });
       }
     }
@@ -173,6 +174,19 @@ export function screenJsonValue(value: unknown): AppError | null {
 
 function isStorableText(text: string): boolean {
   return !text.includes("\u0000") && text.isWellFormed();
+}
+
+/**
+ * `__proto__` as a key: every schema would drop it without a word (it names an object's prototype, not
+ * a field), so what the client sent would not be what was stored. Refused by name instead.
+ */
+function reservedKey(param: string): AppError {
+  const message = "is not a key this API accepts (__proto__ names no field)";
+  return new AppError("invalid_request", {
+    message: `Invalid ${param}: ${message}.`,
+    param,
+    details: { invalid: [{ param, message }] },
+  });
 }
 
 function unstorableText(param: string): AppError {
