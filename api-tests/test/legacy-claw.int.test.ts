@@ -425,6 +425,14 @@ describe("legacy claw campaigns: create and read", () => {
       expectInvalid(await call(owner, "POST", `${path}/pressure`, { pressure_level: null, reason: "r" }), [
         "pressure_level",
       ]);
+      // Beyond the safe integers it fails two checks that say the same: named once.
+      const beyondSafe = expectInvalid(
+        await call(owner, "POST", `${path}/pressure`, { pressure_level: 2 ** 60, reason: "r" }),
+        ["pressure_level"],
+      );
+      expect(ValidationDetails.parse(beyondSafe.error.details).invalid).toEqual([
+        { param: "pressure_level", message: "must be an integer from 0 to 6" },
+      ]);
       expectInvalid(await call(owner, "POST", `${path}/focus`, { criteria: [] }), ["criteria"]);
       expectInvalid(await call(owner, "POST", `${path}/focus`, { criteria: "exposure" }), ["criteria"]);
       expectInvalid(await call(owner, "POST", `${path}/focus`, { criteria: ["exposure", "exposure"] }), ["criteria"]);

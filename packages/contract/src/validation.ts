@@ -54,7 +54,8 @@ export function toValidationError(
       missing.push(param);
     } else if (issue.code === "invalid_value") {
       invalid.push({ param, message: `must be one of: ${issue.values.join(", ")}`, allowed: issue.values });
-    } else {
+    } else if (!invalid.some((field) => field.param === param && field.message === issue.message)) {
+      // (one field can fail two checks that say the same, e.g. an integer's safe range and its maximum)
       invalid.push({ param, message: issue.message });
     }
   }
