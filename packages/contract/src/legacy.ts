@@ -25,5 +25,8 @@ export function asLegacyError(error: unknown): unknown {
   return status === undefined || status === error.status ? error : error.withStatus(status);
 }
 
-/** The successor note of the groups the planned job verbs replace (claw, actions, monitoring, network attribution). */
-export const JOB_VERBS = "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.";
+/** The successor of the groups the planned job verbs replace (claw, actions, monitoring, network attribution). */
+export const JOB_VERBS_SUCCESSOR = {
+  tag: "Jobs",
+  note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
+} as const;

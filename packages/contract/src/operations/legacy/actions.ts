@@ -1,5 +1,6 @@
 import { ACTION_PRIORITIES, ACTION_STATUSES } from "@crs/core";
 import { z } from "zod";
+import { JOB_VERBS_SUCCESSOR } from "../../legacy";
 import { defineOperation } from "../../operation";
 import {
   Audit,
@@ -20,10 +21,6 @@ import { SourceRef } from "../packets";
  * Every write is an enforcement step: it needs granted authority on the matter and no open sanctions hit.
  */
 
-const ACTIONS_SUCCESSOR = {
-  tag: "Jobs",
-  note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
-} as const;
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
 
 const OwnerId = NonBlankText(200).meta({
@@ -146,7 +143,7 @@ const ACTION_WRITE_ANSWERS = {
       "The matter is closed, the status move is not allowed from the action's status (details.allowed), or the Idempotency-Key was reused or is in flight",
   },
 } as const;
-const legacy = { rpc: false, surface: "legacy", successor: ACTIONS_SUCCESSOR } as const;
+const legacy = { rpc: false, surface: "legacy", successor: JOB_VERBS_SUCCESSOR } as const;
 
 export const actionOperations = {
   create: defineOperation({

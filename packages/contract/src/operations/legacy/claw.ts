@@ -15,7 +15,7 @@ import {
   NEXT_CLAW_ACTIONS,
 } from "@crs/core";
 import { z } from "zod";
-import { JOB_VERBS } from "../../legacy";
+import { JOB_VERBS_SUCCESSOR } from "../../legacy";
 import { defineOperation } from "../../operation";
 import { Audit, ListQuery, listOf, NonBlankText, ObjectIdParam, Timestamp } from "../../schemas/common";
 import { Packet } from "../packets";
@@ -30,7 +30,6 @@ import { Alert } from "./monitoring";
  * from the debtor graph; the board gathers what the operator works from. Every write is gated.
  */
 
-const CLAW_SUCCESSOR = { tag: "Jobs", note: JOB_VERBS } as const;
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
 
 const PressureLevel = z
@@ -290,7 +289,7 @@ const PRESSURE_WRITE_ANSWERS = {
   },
   422: { description: "Invalid body, or a raise to level 4 or above without counsel_approval_id" },
 } as const;
-const legacy = { rpc: false, surface: "legacy", successor: CLAW_SUCCESSOR } as const;
+const legacy = { rpc: false, surface: "legacy", successor: JOB_VERBS_SUCCESSOR } as const;
 const write = { scope: "claw:write", tag: "Claw campaigns", idempotent: true, events: ["matter.updated"] } as const;
 const read = { scope: "claw:read", tag: "Claw campaigns", idempotent: false, events: [] } as const;
 

@@ -9,6 +9,7 @@ import {
   WATCHLIST_STATUSES,
 } from "@crs/core";
 import { z } from "zod";
+import { JOB_VERBS_SUCCESSOR } from "../../legacy";
 import { defineOperation } from "../../operation";
 import { ListQuery, listOf, NonBlankText, ObjectIdParam, SourceRefInput, Text, Timestamp } from "../../schemas/common";
 import { ChainAddress } from "../jobs";
@@ -19,10 +20,6 @@ import { ChainAddress } from "../jobs";
  * worker (task `monitoring.sweep`), never by a request; a request triages them.
  */
 
-const MONITORING_SUCCESSOR = {
-  tag: "Jobs",
-  note: "Replaced by the planned job verbs (POST /v1/jobs); no one-to-one operation yet.",
-} as const;
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
 
 /** Whole units of the asset as a plain decimal (a string, or a JSON number read as written). */
@@ -239,7 +236,7 @@ export const monitoringOperations = {
     alsoAnswers: { 404: { description: "Unknown matter_id" }, ...WRITE_ANSWERS },
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   listWatchlists: defineOperation({
     id: "legacyListWatchlists",
@@ -255,7 +252,7 @@ export const monitoringOperations = {
     events: [],
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   getWatchlist: defineOperation({
     id: "legacyRetrieveWatchlist",
@@ -270,7 +267,7 @@ export const monitoringOperations = {
     events: [],
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   addAddresses: defineOperation({
     id: "legacyAddWatchlistAddresses",
@@ -287,7 +284,7 @@ export const monitoringOperations = {
     alsoAnswers: WRITE_ANSWERS,
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   listAlerts: defineOperation({
     id: "legacyListAlerts",
@@ -303,7 +300,7 @@ export const monitoringOperations = {
     events: [],
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   triageAlert: defineOperation({
     id: "legacyTriageAlert",
@@ -330,6 +327,6 @@ export const monitoringOperations = {
     },
     rpc: false,
     surface: "legacy",
-    successor: MONITORING_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
 };

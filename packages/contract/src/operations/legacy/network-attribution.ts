@@ -7,7 +7,7 @@ import {
   type NetworkSignalType,
 } from "@crs/core";
 import { z } from "zod";
-import { JOB_VERBS } from "../../legacy";
+import { JOB_VERBS_SUCCESSOR } from "../../legacy";
 import { defineOperation } from "../../operation";
 import { Audit, DateTimeInput, NonBlankText, ObjectIdParam, Timestamp } from "../../schemas/common";
 
@@ -17,7 +17,6 @@ import { Audit, DateTimeInput, NonBlankText, ObjectIdParam, Timestamp } from "..
  * corroboration from other sources raises it, and every correlation awaits review.
  */
 
-const NETWORK_SUCCESSOR = { tag: "Jobs", note: JOB_VERBS } as const;
 const EXAMPLE_MATTER = "matter_01k1z9r5ht3q7mxw2c4d8e6f0g";
 const EXAMPLE_WALLET = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 
@@ -185,7 +184,7 @@ export const networkAttributionOperations = {
     },
     rpc: false,
     surface: "legacy",
-    successor: NETWORK_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   correlate: defineOperation({
     id: "legacyCorrelateNetworkSignals",
@@ -203,7 +202,7 @@ export const networkAttributionOperations = {
     alsoAnswers: { 404: { description: "Unknown matter_id, or a signal_ids entry that is not the caller's" } },
     rpc: false,
     surface: "legacy",
-    successor: NETWORK_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
   get: defineOperation({
     id: "legacyRetrieveNetworkAttribution",
@@ -218,6 +217,6 @@ export const networkAttributionOperations = {
     events: [],
     rpc: false,
     surface: "legacy",
-    successor: NETWORK_SUCCESSOR,
+    successor: JOB_VERBS_SUCCESSOR,
   }),
 };
