@@ -3,6 +3,7 @@ import { isIdOf } from "@crs/core";
 import { type Database, schema, type Tenant, type Transaction, tenantRow } from "@crs/db";
 import { sql } from "drizzle-orm";
 import { preparedPerDatabase } from "../prepared";
+import { assertMatterWritable } from "./assert-matter-writable";
 import type { MatterRow } from "./present-matter";
 
 const matterQuery = preparedPerDatabase((db) =>
@@ -49,4 +50,22 @@ export async function lockMatter(
     .for("update");
   if (!row) throw notFound("matter", matterId, param);
   return row;
+}
+
+/**
+ * For a write to one of a matter's children (a judgment, packet, action, campaign, watchlist, alert):
+ * reads the child's matter id, locks that matter (every write to a matter's children takes the lock
+ * first, so they serialize and a close cannot slip in between), refuses a closed matter (409), then
+ * reads the child again under the lock, so the write sees what the previous one committed. A child
+ * never changes matter, so its matter id can be read before the lock.
+ */
+export async function lockMatterOf<T extends { matterId: string }>(
+  tx: Transaction,
+  tenant: Tenant,
+  load: (tx: Transaction) => Promise<T>,
+): Promise<{ matter: MatterRow; row: T }> {
+  const { matterId } = await load(tx);
+  const matter = await lockMatter(tx, tenant, matterId);
+  assertMatterWritable(matter);
+  return { matter, row: await load(tx) };
 }
