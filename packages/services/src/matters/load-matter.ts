@@ -1,6 +1,6 @@
 import { notFound } from "@crs/contract";
 import { isIdOf } from "@crs/core";
-import { type Database, schema, type Tenant, type Transaction, tenantRow } from "@crs/db";
+import { type Database, type Queryable, schema, type Tenant, type Transaction, tenantRow } from "@crs/db";
 import { sql } from "drizzle-orm";
 import { preparedPerDatabase } from "../prepared";
 import { assertMatterWritable } from "./assert-matter-writable";
@@ -33,7 +33,25 @@ export async function loadMatter(db: Database, tenant: Tenant, matterId: string)
 }
 
 /**
- * Same, locking the row until the transaction ends so concurrent writes to one matter serialize.
+ * The caller's matter read inside a transaction without locking it (a write that changes nothing on
+ * the matter need not wait for its writes), or 404 naming `param`.
+ */
+export async function readMatter(db: Queryable, tenant: Tenant, matterId: string, param?: string): Promise<MatterRow> {
+  if (!isIdOf("matter", matterId)) throw notFound("matter", matterId, param);
+  const [row] = await matterRow(db, tenant, matterId);
+  if (!row) throw notFound("matter", matterId, param);
+  return row;
+}
+
+function matterRow(db: Queryable, tenant: Tenant, matterId: string) {
+  return db
+    .select()
+    .from(schema.matters)
+    .where(tenantRow(schema.matters, tenant, matterId));
+}
+
+/**
+ * Same as loadMatter, locking the row until the transaction ends so concurrent writes to one matter serialize.
  * `param` names the body field that gave the id (a child's create), for the 404.
  */
 export async function lockMatter(
@@ -43,11 +61,7 @@ export async function lockMatter(
   param?: string,
 ): Promise<MatterRow> {
   if (!isIdOf("matter", matterId)) throw notFound("matter", matterId, param);
-  const [row] = await tx
-    .select()
-    .from(schema.matters)
-    .where(tenantRow(schema.matters, tenant, matterId))
-    .for("update");
+  const [row] = await matterRow(tx, tenant, matterId).for("update");
   if (!row) throw notFound("matter", matterId, param);
   return row;
 }
