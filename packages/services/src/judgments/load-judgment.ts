@@ -2,8 +2,7 @@ import { notFound } from "@crs/contract";
 import { isIdOf } from "@crs/core";
 import type { Transaction } from "@crs/db";
 import { type Queryable, schema, type Tenant, tenantRow } from "@crs/db";
-import { assertMatterWritable } from "../matters/assert-matter-writable";
-import { lockMatter } from "../matters/load-matter";
+import { lockMatterOf } from "../matters/load-matter";
 import type { MatterRow } from "../matters/present-matter";
 import type { JudgmentRow } from "./present-judgment";
 
@@ -34,8 +33,6 @@ export async function lockJudgmentForWrite(
   tenant: Tenant,
   judgmentId: string,
 ): Promise<{ matter: MatterRow; judgment: JudgmentRow }> {
-  const { matterId } = await loadJudgment(tx, tenant, judgmentId);
-  const matter = await lockMatter(tx, tenant, matterId);
-  assertMatterWritable(matter);
-  return { matter, judgment: await loadJudgment(tx, tenant, judgmentId) };
+  const { matter, row } = await lockMatterOf(tx, tenant, (db) => loadJudgment(db, tenant, judgmentId));
+  return { matter, judgment: row };
 }

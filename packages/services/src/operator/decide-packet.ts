@@ -10,7 +10,7 @@ import {
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
-import type { presentMatter } from "../matters/present-matter";
+import type { MatterRow } from "../matters/present-matter";
 import { recordMatterNote } from "../matters/record-matter-note";
 import { loadExportsByPacket, lockPacketForWrite } from "../packets/load-packet";
 import { type PacketRow, presentPacket } from "../packets/present-packet";
@@ -87,7 +87,7 @@ export async function reviewPacket(
 
 async function updatePacket(
   write: WriteContext,
-  matter: Parameters<typeof presentMatter>[0],
+  matter: MatterRow,
   packet: PacketRow,
   change: Partial<Pick<PacketRow, "status" | "reviewStatus" | "reviewOwner" | "reviewNotes">>,
   decision: Record<string, unknown>,

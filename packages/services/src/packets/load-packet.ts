@@ -2,8 +2,7 @@ import { notFound } from "@crs/contract";
 import { ID_PREFIXES, isIdOf, type PacketType } from "@crs/core";
 import { type Queryable, schema, type Tenant, type Transaction, tenantRow, tenantScope } from "@crs/db";
 import { and, asc, inArray } from "drizzle-orm";
-import { assertMatterWritable } from "../matters/assert-matter-writable";
-import { lockMatter } from "../matters/load-matter";
+import { lockMatterOf } from "../matters/load-matter";
 import type { MatterRow } from "../matters/present-matter";
 import type { PacketExportRow, PacketRow } from "./present-packet";
 
@@ -48,10 +47,8 @@ export async function lockPacketForWrite(
   packetId: string,
   param?: string,
 ): Promise<{ matter: MatterRow; packet: PacketRow }> {
-  const { matterId } = await loadPacket(tx, tenant, packetId, param);
-  const matter = await lockMatter(tx, tenant, matterId);
-  assertMatterWritable(matter);
-  return { matter, packet: await loadPacket(tx, tenant, packetId, param) };
+  const { matter, row } = await lockMatterOf(tx, tenant, (db) => loadPacket(db, tenant, packetId, param));
+  return { matter, packet: row };
 }
 
 /** Exports of these packets, oldest first, grouped by packet id. */

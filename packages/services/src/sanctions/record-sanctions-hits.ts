@@ -3,6 +3,8 @@ import {
   type SanctionsEntry,
   type SanctionsMatch,
   type SanctionsHit as ScreeningHit,
+  type SubjectScreenMatch,
+  screenMatchKey,
   screenParties,
   sha256Hex,
 } from "@crs/core";
@@ -59,6 +61,22 @@ export interface NewSanctionsHit {
   fingerprint: string;
   matched: SanctionsMatch;
   entry: SanctionsEntry;
+}
+
+/**
+ * The hit a screen's match records (party_id null, under `screenId`). Its fingerprint is the matter's
+ * key for that match: a screen and the monitoring sweep of one wallet must compute it alike, so both
+ * build their hits here and one match is recorded once per matter.
+ */
+export function screenMatchHit(match: SubjectScreenMatch, screenId: string): NewSanctionsHit {
+  return {
+    partyId: null,
+    screenId,
+    subject: match.role as "wallet" | "entity" | "counterparty",
+    fingerprint: sha256Hex(canonicalize(screenMatchKey(match))),
+    matched: match.matched,
+    entry: match.entry,
+  };
 }
 
 /**

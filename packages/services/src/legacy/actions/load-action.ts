@@ -1,8 +1,7 @@
 import { notFound } from "@crs/contract";
 import { ID_PREFIXES, isIdOf } from "@crs/core";
 import { type Queryable, schema, type Tenant, type Transaction, tenantRow } from "@crs/db";
-import { assertMatterWritable } from "../../matters/assert-matter-writable";
-import { lockMatter } from "../../matters/load-matter";
+import { lockMatterOf } from "../../matters/load-matter";
 import type { MatterRow } from "../../matters/present-matter";
 import type { ActionRow } from "./present-action";
 
@@ -27,8 +26,6 @@ export async function lockActionForWrite(
   tenant: Tenant,
   actionId: string,
 ): Promise<{ matter: MatterRow; action: ActionRow }> {
-  const { matterId } = await loadAction(tx, tenant, actionId);
-  const matter = await lockMatter(tx, tenant, matterId);
-  assertMatterWritable(matter);
-  return { matter, action: await loadAction(tx, tenant, actionId) };
+  const { matter, row } = await lockMatterOf(tx, tenant, (db) => loadAction(db, tenant, actionId));
+  return { matter, action: row };
 }

@@ -45,14 +45,22 @@ export async function readGateFacts(
 
 /**
  * The gates of every campaign write and of every action of a campaign, under the matter row lock, in
- * core's order (sanctions, stay on the campaign's judgment, authority). Never soft-passes.
+ * core's order (sanctions, stay on the campaign's judgment, authority). Never soft-passes. Returns the
+ * facts it read: a campaign write presents the campaign with them rather than reading them again (the
+ * write holds the matter's lock and changes none of them).
  */
-export async function assertCampaignGates(write: WriteContext, matter: MatterRow, judgmentId: string): Promise<void> {
-  const refusal = findClawGateRefusal(await readGateFacts(write.tx, write.actor, matter, judgmentId));
+export async function assertCampaignGates(
+  write: WriteContext,
+  matter: MatterRow,
+  judgmentId: string,
+): Promise<CampaignGateFacts> {
+  const facts = await readGateFacts(write.tx, write.actor, matter, judgmentId);
+  const refusal = findClawGateRefusal(facts);
   if (refusal) {
     throw new AppError(refusal, {
       message: GATE_MESSAGES[refusal](matter.id, judgmentId),
       param: GATE_PARAMS[refusal],
     });
   }
+  return facts;
 }

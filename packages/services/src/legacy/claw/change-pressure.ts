@@ -1,6 +1,6 @@
 import type { ClawCampaign, clawOperations, OperationInput } from "@crs/contract";
 import type { WriteContext } from "../../context";
-import { assertCampaignGates, readGateFacts } from "./campaign-gates";
+import { assertCampaignGates } from "./campaign-gates";
 import { pressureChangeOf } from "./campaign-rules";
 import { lockCampaignForWrite } from "./load-campaign";
 import { presentCampaign } from "./present-campaign";
@@ -17,13 +17,13 @@ export async function changePressure(
 ): Promise<ClawCampaign> {
   const { tx, actor } = write;
   const { matter, campaign: current } = await lockCampaignForWrite(tx, actor, params.campaign_id);
-  await assertCampaignGates(write, matter, current.judgmentId);
+  const facts = await assertCampaignGates(write, matter, current.judgmentId);
   const pressure = pressureChangeOf(current, {
     to: body.pressure_level,
     mode: current.mode,
     counsel_approval_id: body.counsel_approval_id ?? null,
     reason: body.reason,
   });
-  if (!pressure) return presentCampaign(current, await readGateFacts(tx, actor, matter, current.judgmentId));
-  return writeCampaign(write, matter, current, pressure, "pressure_changed", { pressure_reason: body.reason });
+  if (!pressure) return presentCampaign(current, facts);
+  return writeCampaign(write, matter, current, facts, pressure, "pressure_changed", { pressure_reason: body.reason });
 }

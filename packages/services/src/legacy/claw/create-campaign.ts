@@ -6,7 +6,7 @@ import type { WriteContext } from "../../context";
 import { loadJudgment } from "../../judgments/load-judgment";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
-import { assertCampaignGates, readGateFacts } from "./campaign-gates";
+import { assertCampaignGates } from "./campaign-gates";
 import { recordCampaignEvent } from "./campaign-rules";
 import { presentCampaign } from "./present-campaign";
 import { assertTargetSet } from "./pursued-parties";
@@ -27,7 +27,7 @@ export async function createCampaign(
   if (judgment.matterId !== matter.id) throw notFound("judgment on this matter", judgment.id, "judgment_id");
   const partyIds = body.target_set?.party_ids ?? [];
   await assertTargetSet(tx, actor, matter.id, partyIds);
-  await assertCampaignGates(write, matter, judgment.id);
+  const facts = await assertCampaignGates(write, matter, judgment.id);
 
   const now = write.clock();
   const [row] = await tx
@@ -50,7 +50,7 @@ export async function createCampaign(
     })
     .returning();
   if (!row) throw new Error("campaign insert returned nothing");
-  const campaign = presentCampaign(row, await readGateFacts(tx, actor, matter, row.judgmentId));
+  const campaign = presentCampaign(row, facts);
   recordCampaignEvent(write, matter, "created", campaign);
   return campaign;
 }

@@ -25,7 +25,7 @@ export async function expandCampaign(
 ): Promise<ClawExpansion> {
   const { tx, actor } = write;
   const { matter, campaign: current } = await lockCampaignForWrite(tx, actor, params.campaign_id);
-  await assertCampaignGates(write, matter, current.judgmentId);
+  const gateFacts = await assertCampaignGates(write, matter, current.judgmentId);
 
   const facts = await loadPursuedFacts(tx, actor, current, { judgments: true });
   const types = EXPANSION_TYPES.filter((type) => body.expansion_types?.includes(type) ?? true);
@@ -42,6 +42,6 @@ export async function expandCampaign(
     total_leads: total,
     expanded_at: formatTimestamp(write.clock()),
   };
-  await writeCampaign(write, matter, current, { expansion }, "expanded", { expansion });
+  await writeCampaign(write, matter, current, gateFacts, { expansion }, "expanded", { expansion });
   return { object: "claw_expansion", campaign_id: current.id, ...expansion, truncated: total > leads.length };
 }

@@ -24,7 +24,7 @@ export async function focusCampaign(
 ): Promise<ClawFocus> {
   const { tx, actor } = write;
   const { matter, campaign: current } = await lockCampaignForWrite(tx, actor, params.campaign_id);
-  await assertCampaignGates(write, matter, current.judgmentId);
+  const gateFacts = await assertCampaignGates(write, matter, current.judgmentId);
 
   const facts = await loadPursuedFacts(tx, actor, current, { judgments: false });
   const criteria: FocusCriterion[] = [...body.criteria];
@@ -41,6 +41,6 @@ export async function focusCampaign(
     ranked_targets: rankFocusTargets(targets, criteria, weights),
     focused_at: formatTimestamp(write.clock()),
   };
-  await writeCampaign(write, matter, current, { focus }, "focused", { focus });
+  await writeCampaign(write, matter, current, gateFacts, { focus }, "focused", { focus });
   return { object: "claw_focus", campaign_id: current.id, ...focus };
 }

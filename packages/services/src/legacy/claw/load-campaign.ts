@@ -1,8 +1,7 @@
 import { notFound } from "@crs/contract";
 import { ID_PREFIXES, isIdOf } from "@crs/core";
 import { type Queryable, schema, type Tenant, type Transaction, tenantRow } from "@crs/db";
-import { assertMatterWritable } from "../../matters/assert-matter-writable";
-import { lockMatter } from "../../matters/load-matter";
+import { lockMatterOf } from "../../matters/load-matter";
 import type { MatterRow } from "../../matters/present-matter";
 
 export type CampaignRow = typeof schema.clawCampaigns.$inferSelect;
@@ -33,8 +32,6 @@ export async function lockCampaignForWrite(
   tenant: Tenant,
   campaignId: string,
 ): Promise<{ matter: MatterRow; campaign: CampaignRow }> {
-  const { matterId } = await loadCampaign(tx, tenant, campaignId);
-  const matter = await lockMatter(tx, tenant, matterId);
-  assertMatterWritable(matter);
-  return { matter, campaign: await loadCampaign(tx, tenant, campaignId) };
+  const { matter, row } = await lockMatterOf(tx, tenant, (db) => loadCampaign(db, tenant, campaignId));
+  return { matter, campaign: row };
 }

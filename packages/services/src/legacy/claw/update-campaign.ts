@@ -1,6 +1,6 @@
 import type { ClawCampaign, clawOperations, OperationInput } from "@crs/contract";
 import type { WriteContext } from "../../context";
-import { assertCampaignGates, readGateFacts } from "./campaign-gates";
+import { assertCampaignGates } from "./campaign-gates";
 import { pressureChangeOf } from "./campaign-rules";
 import { type CampaignRow, lockCampaignForWrite } from "./load-campaign";
 import { presentCampaign } from "./present-campaign";
@@ -19,7 +19,7 @@ export async function updateCampaign(
 ): Promise<ClawCampaign> {
   const { tx, actor } = write;
   const { matter, campaign: current } = await lockCampaignForWrite(tx, actor, params.campaign_id);
-  await assertCampaignGates(write, matter, current.judgmentId);
+  const facts = await assertCampaignGates(write, matter, current.judgmentId);
 
   const changes: Partial<CampaignRow> = {};
   const mode = body.mode ?? current.mode;
@@ -40,7 +40,7 @@ export async function updateCampaign(
     }
   }
   if (Object.keys(changes).length === 0) {
-    return presentCampaign(current, await readGateFacts(tx, actor, matter, current.judgmentId));
+    return presentCampaign(current, facts);
   }
-  return writeCampaign(write, matter, current, changes, "updated");
+  return writeCampaign(write, matter, current, facts, changes, "updated");
 }

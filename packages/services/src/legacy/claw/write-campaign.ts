@@ -4,7 +4,7 @@ import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
 import type { MatterRow } from "../../matters/present-matter";
 import { previousAttributes } from "../../previous-attributes";
-import { readGateFacts } from "./campaign-gates";
+import type { CampaignGateFacts } from "./campaign-gates";
 import { type CampaignChange, recordCampaignEvent } from "./campaign-rules";
 import type { CampaignRow } from "./load-campaign";
 import { presentCampaign } from "./present-campaign";
@@ -12,12 +12,13 @@ import { presentCampaign } from "./present-campaign";
 /**
  * The one update of a campaign row: writes the changed columns, presents the campaign as it now
  * stands and appends its `matter.updated` (with the fields that changed, for updates and pressure
- * moves). The caller has locked the matter and passed the gates.
+ * moves). The caller has locked the matter and passed the gates, whose facts it hands on.
  */
 export async function writeCampaign(
   write: WriteContext,
   matter: MatterRow,
   current: CampaignRow,
+  facts: CampaignGateFacts,
   changes: Partial<Omit<CampaignRow, "organizationId" | "environment" | "id" | "matterId" | "createdAt">>,
   change: CampaignChange,
   extra: Record<string, unknown> = {},
@@ -30,7 +31,6 @@ export async function writeCampaign(
     .where(tenantRow(schema.clawCampaigns, actor, current.id))
     .returning();
   if (!row) throw new Error("campaign update returned nothing");
-  const facts = await readGateFacts(tx, actor, matter, row.judgmentId);
   const campaign = presentCampaign(row, facts);
   const tracked = change === "updated" || change === "pressure_changed";
   recordCampaignEvent(write, matter, change, campaign, {

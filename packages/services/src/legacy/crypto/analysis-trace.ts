@@ -1,6 +1,5 @@
-import { AppError, notFound, type TraceJobInput } from "@crs/contract";
-import { isIdOf, type TraceResult } from "@crs/core";
-import { schema, tenantRow } from "@crs/db";
+import { AppError, type TraceJobInput } from "@crs/contract";
+import type { TraceResult } from "@crs/core";
 import type { WriteContext } from "../../context";
 import {
   type AssetMapFields,
@@ -12,6 +11,7 @@ import {
 import type { TraceSource } from "../../crypto/trace-providers";
 import { checkTraceInput, type StoredTraceInput } from "../../jobs/trace-input";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
+import { readMatter } from "../../matters/load-matter";
 import type { MatterRow } from "../../matters/present-matter";
 
 /**
@@ -27,12 +27,7 @@ export const ANALYSIS_LIMITS = { max_expansions: 500, max_edges: 20_000, time_bu
  * read, not locked: the analyses write nothing to it, so they need not wait for, or hold up, its writes.
  */
 export async function readAnalysisMatter(write: WriteContext, matterId: string): Promise<MatterRow> {
-  if (!isIdOf("matter", matterId)) throw notFound("matter", matterId, "matter_id");
-  const [row] = await write.tx
-    .select()
-    .from(schema.matters)
-    .where(tenantRow(schema.matters, write.actor, matterId));
-  if (!row) throw notFound("matter", matterId, "matter_id");
+  const row = await readMatter(write.tx, write.actor, matterId, "matter_id");
   assertMatterWritable(row);
   return row;
 }

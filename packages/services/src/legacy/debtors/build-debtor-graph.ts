@@ -29,11 +29,7 @@ export async function buildDebtorGraph(
     include_sources: include,
     ...graph,
     source_refs: body.source_refs ?? [],
-    asset_maps_read: {
-      count: facts.assetMapsRead.count,
-      limit: facts.assetMapsRead.limit,
-      truncated: facts.assetMapsRead.truncated,
-    },
+    asset_maps_read: facts.assetMapsRead,
     generated_at: formatTimestamp(write.clock()),
   };
 }

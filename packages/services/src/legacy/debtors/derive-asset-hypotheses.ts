@@ -21,11 +21,7 @@ export async function deriveAssetHypotheses(
     debtor_id: debtor.id,
     matter_id: debtor.matterId,
     items: deriveHypotheses(facts, classes, body.min_confidence ?? 0),
-    asset_maps_read: {
-      count: facts.assetMapsRead.count,
-      limit: facts.assetMapsRead.limit,
-      truncated: facts.assetMapsRead.truncated,
-    },
+    asset_maps_read: facts.assetMapsRead,
     generated_at: formatTimestamp(write.clock()),
   };
 }

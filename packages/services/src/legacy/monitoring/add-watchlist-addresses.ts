@@ -2,8 +2,7 @@ import { AppError, type monitoringOperations, type OperationInput, type Watchlis
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
-import { assertMatterWritable } from "../../matters/assert-matter-writable";
-import { lockMatter } from "../../matters/load-matter";
+import { lockMatterOf } from "../../matters/load-matter";
 import { loadWatchlist, loadWatchlistAddresses } from "./load-monitoring";
 import { recordMonitoringChange } from "./monitoring-events";
 import { presentWatchlist } from "./present-monitoring";
@@ -20,10 +19,9 @@ export async function addWatchlistAddresses(
   { params, body }: OperationInput<typeof monitoringOperations.addAddresses>,
 ): Promise<Watchlist> {
   const { tx, actor } = write;
-  const { matterId } = await loadWatchlist(tx, actor, params.watchlist_id);
-  const matter = await lockMatter(tx, actor, matterId);
-  assertMatterWritable(matter);
-  const watchlist = await loadWatchlist(tx, actor, params.watchlist_id);
+  const { matter, row: watchlist } = await lockMatterOf(tx, actor, (db) =>
+    loadWatchlist(db, actor, params.watchlist_id),
+  );
   const existing = (await loadWatchlistAddresses(tx, actor, [watchlist.id])).get(watchlist.id) ?? [];
   const known = new Set(existing.map((row) => row.address));
   const added = body.addresses.map((address) => address.toLowerCase()).filter((address) => !known.has(address));

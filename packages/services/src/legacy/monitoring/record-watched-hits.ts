@@ -1,8 +1,8 @@
-import { canonicalize, screenMatchKey, screenSubjects, sha256Hex } from "@crs/core";
+import { screenSubjects } from "@crs/core";
 import type { WriteContext } from "../../context";
 import type { MatterRow } from "../../matters/present-matter";
 import type { SanctionsHitRow } from "../../sanctions/present-sanctions-hit";
-import { holdMatterForHits, insertSanctionsHits } from "../../sanctions/record-sanctions-hits";
+import { holdMatterForHits, insertSanctionsHits, screenMatchHit } from "../../sanctions/record-sanctions-hits";
 
 /**
  * A watched address on the configured sanctions list marks its matter as a screen of that wallet does
@@ -27,14 +27,7 @@ export async function recordWatchedAddressHits(
   const hits = await insertSanctionsHits(
     write,
     matter.id,
-    screen.matches.map((match) => ({
-      partyId: null,
-      screenId,
-      subject: "wallet" as const,
-      fingerprint: sha256Hex(canonicalize(screenMatchKey(match))),
-      matched: match.matched,
-      entry: match.entry,
-    })),
+    screen.matches.map((match) => screenMatchHit(match, screenId)),
   );
   const held = await holdMatterForHits(write, matter, hits, { screenId, note: { watchlist_id: watchlistId } });
   return { matter: held, hits };

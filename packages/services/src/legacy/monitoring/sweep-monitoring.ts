@@ -4,6 +4,7 @@ import {
   alertsForTransfer,
   alertsForWatchedAddress,
   calendarDateOf,
+  checkMatterWritable,
   formatTimestamp,
   isReviewRequired,
   type Transfer,
@@ -173,8 +174,8 @@ async function sweepWatchlist(
         capped: chainRead?.capped ?? false,
         finalized_block: null as string | null,
       };
-      // A closed matter takes no writes, alerts included; its watchlists are not swept.
-      if (locked.status === "closed" || current.status !== "active")
+      // A matter that refuses writes (core's rule) takes no alerts either; its watchlists are not swept.
+      if (checkMatterWritable(locked.status).refused || current.status !== "active")
         return { ...result, skipped: "the matter is closed" };
       // A watched address on the configured list is a sanctions hit of the matter (the hold), whatever the
       // chain and the thresholds say; recorded first, so this sweep's case record already shows it.

@@ -3,8 +3,7 @@ import { findTriageRefusal, followUpActionFor } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
 import { writeStamp } from "../../audit";
 import type { WriteContext } from "../../context";
-import { assertMatterWritable } from "../../matters/assert-matter-writable";
-import { lockMatter } from "../../matters/load-matter";
+import { lockMatterOf } from "../../matters/load-matter";
 import { createPacket } from "../../packets/create-packet";
 import { createAction } from "../actions/create-action";
 import { loadAlert } from "./load-monitoring";
@@ -21,10 +20,7 @@ export async function triageAlert(
   { params, body }: OperationInput<typeof monitoringOperations.triageAlert>,
 ): Promise<Alert> {
   const { tx, actor } = write;
-  const { matterId } = await loadAlert(tx, actor, params.alert_id);
-  const matter = await lockMatter(tx, actor, matterId);
-  assertMatterWritable(matter);
-  const alert = await loadAlert(tx, actor, params.alert_id);
+  const { matter, row: alert } = await lockMatterOf(tx, actor, (db) => loadAlert(db, actor, params.alert_id));
   const packetType = body.create_packet_type ?? null;
   const refusal = findTriageRefusal({
     from: alert.status,

@@ -2,30 +2,19 @@ import {
   AppError,
   type NetworkCorrelationResult,
   type networkAttributionOperations,
-  notFound,
   type OperationInput,
 } from "@crs/contract";
-import { addressComparisonKey, correlateSignals, isIdOf } from "@crs/core";
-import { schema, type Tenant, type Transaction, tenantRow, tenantScope } from "@crs/db";
+import { addressComparisonKey, correlateSignals } from "@crs/core";
+import { schema, type Tenant, type Transaction, tenantScope } from "@crs/db";
 import { and, eq } from "drizzle-orm";
 import type { WriteContext } from "../../context";
+import { readMatter } from "../../matters/load-matter";
 import { loadMatterSignals, loadNetworkSignal, type NetworkSignalRow } from "./load-network-signals";
 import { correlationSignalOf } from "./present-network-attribution";
 
 interface InvalidField {
   param: string;
   message: string;
-}
-
-/** The caller's matter, read without a lock: correlate writes nothing to it. */
-async function readMatter(tx: Transaction, tenant: Tenant, matterId: string) {
-  if (!isIdOf("matter", matterId)) throw notFound("matter", matterId, "matter_id");
-  const [row] = await tx
-    .select({ id: schema.matters.id })
-    .from(schema.matters)
-    .where(tenantRow(schema.matters, tenant, matterId));
-  if (!row) throw notFound("matter", matterId, "matter_id");
-  return row;
 }
 
 /** The wallet addresses a matter knows: its parties' wallets and its signals' wallets. */
@@ -66,7 +55,8 @@ export async function correlateNetworkSignals(
   { body }: OperationInput<typeof networkAttributionOperations.correlate>,
 ): Promise<NetworkCorrelationResult> {
   const { tx, actor } = write;
-  const matter = await readMatter(tx, actor, body.matter_id);
+  // Read without a lock: correlate writes nothing to the matter.
+  const matter = await readMatter(tx, actor, body.matter_id, "matter_id");
   const signals = await loadMatterSignals(tx, actor, matter.id);
 
   let weighed = signals;

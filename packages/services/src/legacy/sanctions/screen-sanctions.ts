@@ -1,12 +1,12 @@
 import { AppError, type OperationInput, type SanctionsScreen, type sanctionsOperations } from "@crs/contract";
-import { canonicalize, screenMatchKey, screenRequiredActions, screenSubjects, sha256Hex } from "@crs/core";
+import { screenRequiredActions, screenSubjects } from "@crs/core";
 import { schema, tenantScope } from "@crs/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { WriteContext } from "../../context";
 import { assertMatterWritable } from "../../matters/assert-matter-writable";
 import { lockMatter } from "../../matters/load-matter";
 import { presentSanctionsHit } from "../../sanctions/present-sanctions-hit";
-import { holdMatterForHits, insertSanctionsHits } from "../../sanctions/record-sanctions-hits";
+import { holdMatterForHits, insertSanctionsHits, screenMatchHit } from "../../sanctions/record-sanctions-hits";
 
 /**
  * Screens the given wallets, entities and counterparties with the party matcher against the
@@ -39,24 +39,10 @@ export async function screenSanctions(
     ],
     write.sanctionsList,
   );
-  const found = screen.matches.map((match) => ({
-    match,
-    fingerprint: sha256Hex(canonicalize(screenMatchKey(match))),
-  }));
-  const fingerprints = [...new Set(found.map(({ fingerprint }) => fingerprint))];
   const screenId = write.newId("sanctionsScreen");
-  const inserted = await insertSanctionsHits(
-    write,
-    matter.id,
-    found.map(({ match, fingerprint }) => ({
-      partyId: null,
-      screenId,
-      subject: match.role as "wallet" | "entity" | "counterparty",
-      fingerprint,
-      matched: match.matched,
-      entry: match.entry,
-    })),
-  );
+  const found = screen.matches.map((match) => screenMatchHit(match, screenId));
+  const fingerprints = [...new Set(found.map(({ fingerprint }) => fingerprint))];
+  const inserted = await insertSanctionsHits(write, matter.id, found);
   const held = (await holdMatterForHits(write, matter, inserted, { screenId })).sanctionsHold;
 
   const h = schema.sanctionsHits;
