@@ -38,6 +38,16 @@ const legacyMatter = (owner: TestKey, name?: string) => sharedLegacyMatter(app()
 const triage = (owner: TestKey, alertId: string, body: Record<string, unknown>) =>
   app().legacyRequest("POST", `/v1/alerts/${alertId}/triage`, { key: owner.key, body });
 
+/** Two new organizations, each with a watchlist of the exchange user and the sanctioned peer. */
+async function twoOwnersWatchingExchangeUserAndPeer(): Promise<[TestKey, TestKey]> {
+  const owners: [TestKey, TestKey] = [await app().mintLegacyKey(), await app().mintLegacyKey()];
+  for (const owner of owners) {
+    const watchlist = await newWatchlist(owner);
+    await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
+  }
+  return owners;
+}
+
 async function newWatchlist(owner: TestKey, body: Record<string, unknown> = {}, matter?: Matter): Promise<Watchlist> {
   const matterId = (matter ?? (await legacyMatter(owner))).id;
   const response = await app().legacyRequest("POST", "/v1/watchlists", {
@@ -460,12 +470,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
   });
 
   it("raises each alert once under concurrent sweeps", async () => {
-    const sequential = await app().mintLegacyKey();
-    const concurrent = await app().mintLegacyKey();
-    for (const owner of [sequential, concurrent]) {
-      const watchlist = await newWatchlist(owner);
-      await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
-    }
+    const [sequential, concurrent] = await twoOwnersWatchingExchangeUserAndPeer();
     await sweep(sequential);
     const expected = (await alertsOf(sequential)).length;
     const results = await Promise.all(Array.from({ length: 4 }, () => sweep(concurrent)));
@@ -650,12 +655,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
   });
 
   it("takes a bounded number of alerts per watchlist per sweep, continuing from the last block taken", async () => {
-    const bounded = await app().mintLegacyKey();
-    const unbounded = await app().mintLegacyKey();
-    for (const owner of [bounded, unbounded]) {
-      const watchlist = await newWatchlist(owner);
-      await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
-    }
+    const [bounded, unbounded] = await twoOwnersWatchingExchangeUserAndPeer();
     await sweep(unbounded);
     const expected = await alertsOf(unbounded);
     const head = (await sandboxTraceSource().provider.head()).finalized;
