@@ -89,6 +89,13 @@ const packetEffects = async (owner: TestKey) => ({
   events: await countEvents(app().sql, owner.organizationId, "packet.created"),
 });
 
+/** The idempotency check of a remediation write: one packet and one packet.created per write. */
+const createsOnePacket = (changedBody: Record<string, unknown> = {}) => ({
+  effects: packetEffects,
+  perWrite: { packets: 1, events: 1 },
+  changedBody: { matter_id: "matter_00000000000000000000000000", ...changedBody },
+});
+
 const remediationBadBody = (wrongType: string) => ({
   body: {
     packet_type: wrongType,
@@ -106,22 +113,14 @@ describeSecuritySuite(issuerRemediationOperations.freezePacket, {
   app,
   request: async (owner) => ({ body: { matter_id: (await legacyCase(owner)).matter.id, issuer: "Issuer Inc." } }),
   badBody: remediationBadBody("burn_reissue"),
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000" },
-  },
+  idempotency: createsOnePacket(),
 });
 
 describeSecuritySuite(issuerRemediationOperations.burnReissuePacket, {
   app,
   request: async (owner) => ({ body: { matter_id: (await legacyCase(owner)).matter.id, asset: "USDX" } }),
   badBody: remediationBadBody("issuer_freeze"),
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000" },
-  },
+  idempotency: createsOnePacket(),
 });
 
 describeSecuritySuite(issuerRemediationOperations.destinationWalletCertificate, {
@@ -134,11 +133,7 @@ describeSecuritySuite(issuerRemediationOperations.destinationWalletCertificate, 
     missing: ["matter_id"],
     invalid: ["wallet_address", "owner", "allowed_assets"],
   },
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000", wallet_address: DESTINATION },
-  },
+  idempotency: createsOnePacket({ wallet_address: DESTINATION }),
 });
 
 describeSecuritySuite(issuerRemediationOperations.get, {
