@@ -3,7 +3,11 @@ import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
-import { legacyDebtor as sharedLegacyDebtor, legacyMatter as sharedLegacyMatter } from "./support/legacy";
+import {
+  eventTypesOf as sharedEventTypesOf,
+  legacyDebtor as sharedLegacyDebtor,
+  legacyMatter as sharedLegacyMatter,
+} from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
@@ -23,13 +27,7 @@ const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "add
 const legacyMatter = (owner: TestKey, name?: string) => sharedLegacyMatter(app(), owner, name);
 const legacyDebtor = (owner: TestKey, body: Record<string, unknown> = {}) => sharedLegacyDebtor(app(), owner, body);
 
-/** The types of the events one request appended, read from the log itself. */
-async function eventTypesOf(owner: TestKey, requestId: string | null): Promise<string[]> {
-  const rows = await app().sql<{ type: string }[]>`
-    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
-     order by sequence`;
-  return rows.map((row) => row.type);
-}
+const eventTypesOf = (owner: TestKey, requestId: string | null) => sharedEventTypesOf(app(), owner, requestId);
 
 const partyCount = (owner: TestKey) => countRows(app().sql, "parties", owner.organizationId);
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, ValidationDetails, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
+import { eventTypesOf as sharedEventTypesOf, packetEffects as sharedPacketEffects } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
@@ -76,18 +77,9 @@ async function legacyPacket(owner: TestKey, packetId: string) {
   return Packet.parse(response.json);
 }
 
-/** The types of the events one request appended, read from the log itself. */
-async function eventTypesOf(owner: TestKey, requestId: string | null): Promise<string[]> {
-  const rows = await app().sql<{ type: string }[]>`
-    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
-     order by sequence`;
-  return rows.map((row) => row.type);
-}
+const eventTypesOf = (owner: TestKey, requestId: string | null) => sharedEventTypesOf(app(), owner, requestId);
 
-const packetEffects = async (owner: TestKey) => ({
-  packets: await countRows(app().sql, "packets", owner.organizationId),
-  events: await countEvents(app().sql, owner.organizationId, "packet.created"),
-});
+const packetEffects = (owner: TestKey) => sharedPacketEffects(app(), owner);
 
 /** The idempotency check of a remediation write: one packet and one packet.created per write. */
 const createsOnePacket = (changedBody: Record<string, unknown> = {}) => ({

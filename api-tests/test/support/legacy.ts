@@ -7,6 +7,7 @@ import {
   recordJobSuccess,
 } from "@crs/services";
 import { expect } from "vitest";
+import { countEvents, countRows } from "./expectations";
 import type { TestApp, TestKey } from "./test-app";
 
 /** POST /v1/matters on the legacy listener; fails the test unless it answers 201. */
@@ -45,4 +46,20 @@ export async function runTraceJob(app: TestApp, owner: TestKey, jobId: string): 
     signal: new AbortController().signal,
   });
   expect(await recordJobSuccess(deps, run, result)).toBe("succeeded");
+}
+
+/** The types of the events one request appended, read from the log itself. */
+export async function eventTypesOf(app: TestApp, owner: TestKey, requestId: string | null): Promise<string[]> {
+  const rows = await app.sql<{ type: string }[]>`
+    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
+     order by sequence`;
+  return rows.map((row) => row.type);
+}
+
+/** What a packet write adds: its packets and its packet.created events. */
+export async function packetEffects(app: TestApp, owner: TestKey) {
+  return {
+    packets: await countRows(app.sql, "packets", owner.organizationId),
+    events: await countEvents(app.sql, owner.organizationId, "packet.created"),
+  };
 }
