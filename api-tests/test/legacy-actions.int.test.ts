@@ -1,4 +1,4 @@
-import { Action, actionOperations, ClawCampaign, Matter, Packet } from "@crs/contract";
+import { Action, actionOperations, ClawCampaign, type ErrorCode, Matter, Packet } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -105,6 +105,13 @@ const completedCount = async (owner: TestKey) =>
     )[0]?.n,
   );
 
+/** The idempotency check of a write that records one matter.updated event. */
+const recordsOneMatterUpdate = (changedBody: Record<string, unknown>) => ({
+  effects: async (owner: TestKey) => ({ updates: await matterUpdates(owner) }),
+  perWrite: { updates: 1 },
+  changedBody,
+});
+
 /** Runs `attempt` and checks that the organization's events and actions are as they were. */
 async function writesNothing(owner: TestKey, attempt: () => Promise<void>) {
   const events = await countEvents(app().sql, owner.organizationId);
@@ -121,6 +128,59 @@ function expectRefusedMove(response: TestResponse, status: string, allowed: stri
   expect(envelope.error.param).toBe("status");
   expect(envelope.error.details).toMatchObject({ status, allowed });
   return envelope;
+}
+
+/** A create of an action linked through `field` to each of `ids` answers 404 naming the field, writing nothing. */
+async function expectUnknownLinks(owner: TestKey, matterId: string, field: string, ids: string[]) {
+  await writesNothing(owner, async () => {
+    for (const id of ids) {
+      const envelope = expectError(
+        await call(owner, "POST", "/v1/actions", { matter_id: matterId, type: "t", title: "T", [field]: id }),
+        404,
+        "not_found",
+      );
+      expect(envelope.error.param).toBe(field);
+    }
+  });
+}
+
+const assign = (owner: TestKey, actionId: string) =>
+  call(owner, "POST", `/v1/actions/${actionId}/assign`, { owner_id: "x" });
+const complete = (owner: TestKey, actionId: string, notes = "Done") =>
+  call(owner, "POST", `/v1/actions/${actionId}/complete`, { completion_notes: notes });
+
+/** An update (`edit`), an assign and a complete of the action each answer `status` with `code`. */
+async function expectWritesRefused(
+  owner: TestKey,
+  actionId: string,
+  status: number,
+  code: ErrorCode,
+  edit: Record<string, unknown> = { title: "X" },
+) {
+  expectError(await patch(owner, actionId, edit), status, code);
+  expectError(await assign(owner, actionId), status, code);
+  expectError(await complete(owner, actionId), status, code);
+}
+
+/**
+ * A canceled or completed action refuses every status move, an update (`edit`), an assign and a
+ * complete as a refused move from `status` with no allowed moves, writing nothing.
+ */
+async function expectFinal(
+  owner: TestKey,
+  actionId: string,
+  status: string,
+  edit: Record<string, unknown>,
+  notes: string,
+) {
+  await writesNothing(owner, async () => {
+    for (const next of ["open", "in_progress", "canceled"]) {
+      expectRefusedMove(await patch(owner, actionId, { status: next }), status, []);
+    }
+    expectRefusedMove(await patch(owner, actionId, edit), status, []);
+    expectRefusedMove(await assign(owner, actionId), status, []);
+    expectRefusedMove(await complete(owner, actionId, notes), status, []);
+  });
 }
 
 describeSecuritySuite(actionOperations.create, {
@@ -164,11 +224,7 @@ describeSecuritySuite(actionOperations.update, {
     missing: [],
     invalid: ["title", "status", "priority", "due_at"],
   },
-  idempotency: {
-    effects: async (owner) => ({ updates: await matterUpdates(owner) }),
-    perWrite: { updates: 1 },
-    changedBody: { title: "Renamed again" },
-  },
+  idempotency: recordsOneMatterUpdate({ title: "Renamed again" }),
 });
 
 describeSecuritySuite(actionOperations.assign, {
@@ -178,11 +234,7 @@ describeSecuritySuite(actionOperations.assign, {
     body: { owner_id: "sam.paralegal", notes: "Sam has the contact." },
   }),
   badBody: { body: { notes: 5 }, missing: ["owner_id"], invalid: ["notes"] },
-  idempotency: {
-    effects: async (owner) => ({ updates: await matterUpdates(owner) }),
-    perWrite: { updates: 1 },
-    changedBody: { owner_id: "someone.else" },
-  },
+  idempotency: recordsOneMatterUpdate({ owner_id: "someone.else" }),
 });
 
 describeSecuritySuite(actionOperations.complete, {
@@ -301,21 +353,11 @@ describe("legacy actions: create", () => {
     const foreign = await packetOf(other.matter.id);
     const linked = await createAction(owner, record.matter.id, { linked_packet_id: own.id });
     expect(linked.linked_packet_id).toBe(own.id);
-    await writesNothing(owner, async () => {
-      for (const packetId of [foreign.id, "pkt_01k1z9r5ht3q7mxw2c4d8e6f0g", record.matter.id]) {
-        const envelope = expectError(
-          await call(owner, "POST", "/v1/actions", {
-            matter_id: record.matter.id,
-            type: "t",
-            title: "T",
-            linked_packet_id: packetId,
-          }),
-          404,
-          "not_found",
-        );
-        expect(envelope.error.param).toBe("linked_packet_id");
-      }
-    });
+    await expectUnknownLinks(owner, record.matter.id, "linked_packet_id", [
+      foreign.id,
+      "pkt_01k1z9r5ht3q7mxw2c4d8e6f0g",
+      record.matter.id,
+    ]);
   });
 
   it("links a campaign of the same matter; 404 naming campaign_id for another matter's, an unknown or a malformed one", async () => {
@@ -334,21 +376,11 @@ describe("legacy actions: create", () => {
     const foreign = await campaignOf(other);
     const linked = await createAction(owner, record.matter.id, { campaign_id: own.id, review_required: true });
     expect(linked).toMatchObject({ campaign_id: own.id, review_required: true });
-    await writesNothing(owner, async () => {
-      for (const campaignId of [foreign.id, "camp_01k1z9r5ht3q7mxw2c4d8e6f0g", "anything"]) {
-        const envelope = expectError(
-          await call(owner, "POST", "/v1/actions", {
-            matter_id: record.matter.id,
-            type: "t",
-            title: "T",
-            campaign_id: campaignId,
-          }),
-          404,
-          "not_found",
-        );
-        expect(envelope.error.param).toBe("campaign_id");
-      }
-    });
+    await expectUnknownLinks(owner, record.matter.id, "campaign_id", [
+      foreign.id,
+      "camp_01k1z9r5ht3q7mxw2c4d8e6f0g",
+      "anything",
+    ]);
   });
 
   it("refuses writes on a closed matter with 409, writing nothing", async () => {
@@ -363,7 +395,7 @@ describe("legacy actions: create", () => {
         "conflict",
       );
       expectError(await patch(owner, action.id, { title: "X" }), 409, "conflict");
-      expectError(await call(owner, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }), 409, "conflict");
+      expectError(await assign(owner, action.id), 409, "conflict");
     });
   });
 });
@@ -374,19 +406,7 @@ describe("legacy actions: gates on every write", () => {
     const { record, action } = await startedAction(owner);
     const stay = await call(owner, "PATCH", `/v1/judgments/${record.judgment.id}`, { appeal_stay_status: "stayed" });
     expect(stay.status).toBe(200);
-    await writesNothing(owner, async () => {
-      expectError(await patch(owner, action.id, { title: "X" }), 403, "authority_required");
-      expectError(
-        await call(owner, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }),
-        403,
-        "authority_required",
-      );
-      expectError(
-        await call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" }),
-        403,
-        "authority_required",
-      );
-    });
+    await writesNothing(owner, () => expectWritesRefused(owner, action.id, 403, "authority_required"));
     const lifted = await call(owner, "PATCH", `/v1/judgments/${record.judgment.id}`, { appeal_stay_status: "none" });
     expect(lifted.status).toBe(200);
     expect((await patch(owner, action.id, { title: "Authority is back" })).status).toBe(200);
@@ -398,19 +418,7 @@ describe("legacy actions: gates on every write", () => {
       wallets: [LISTED_WALLET],
     });
     expect(hit.status).toBe(201);
-    await writesNothing(owner, async () => {
-      expectError(await patch(owner, action.id, { title: "X" }), 403, "sanctions_gate");
-      expectError(
-        await call(owner, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }),
-        403,
-        "sanctions_gate",
-      );
-      expectError(
-        await call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" }),
-        403,
-        "sanctions_gate",
-      );
-    });
+    await writesNothing(owner, () => expectWritesRefused(owner, action.id, 403, "sanctions_gate"));
   });
 });
 
@@ -421,11 +429,7 @@ describe("legacy actions: the status path", () => {
 
     await writesNothing(owner, async () => {
       expectRefusedMove(await patch(owner, action.id, { status: "canceled" }), "open", ["in_progress"]);
-      expectRefusedMove(
-        await call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" }),
-        "open",
-        [],
-      );
+      expectRefusedMove(await complete(owner, action.id), "open", []);
       const viaPatch = expectError(await patch(owner, action.id, { status: "completed" }), 422, "invalid_request");
       expect(viaPatch.error.param).toBe("status");
       expect(viaPatch.error.message).toContain("/complete");
@@ -460,22 +464,7 @@ describe("legacy actions: the status path", () => {
     expect(canceled.status).toBe(200);
     expect(Action.parse(canceled.json)).toMatchObject({ status: "canceled", completed_at: null });
 
-    await writesNothing(owner, async () => {
-      for (const status of ["open", "in_progress", "canceled"]) {
-        expectRefusedMove(await patch(owner, action.id, { status }), "canceled", []);
-      }
-      expectRefusedMove(await patch(owner, action.id, { title: "Too late" }), "canceled", []);
-      expectRefusedMove(
-        await call(owner, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }),
-        "canceled",
-        [],
-      );
-      expectRefusedMove(
-        await call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" }),
-        "canceled",
-        [],
-      );
-    });
+    await expectFinal(owner, action.id, "canceled", { title: "Too late" }, "Done");
   });
 
   it("completes an in-progress action with notes and evidence; a completed action refuses every write", async () => {
@@ -509,22 +498,7 @@ describe("legacy actions: the status path", () => {
     const events = await eventsOf(owner, response);
     expect(events.map((event) => [event.type, event.data.action_change])).toEqual([["matter.updated", "completed"]]);
 
-    await writesNothing(owner, async () => {
-      for (const status of ["open", "in_progress", "canceled"]) {
-        expectRefusedMove(await patch(owner, action.id, { status }), "completed", []);
-      }
-      expectRefusedMove(await patch(owner, action.id, { priority: "low" }), "completed", []);
-      expectRefusedMove(
-        await call(owner, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }),
-        "completed",
-        [],
-      );
-      expectRefusedMove(
-        await call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Again" }),
-        "completed",
-        [],
-      );
-    });
+    await expectFinal(owner, action.id, "completed", { priority: "low" }, "Again");
   });
 
   it("refuses a complete without completion_notes (422 naming it), changing nothing", async () => {
@@ -677,13 +651,7 @@ describe("legacy actions: isolation", () => {
     const { record, action } = await startedAction(owner);
     await writesNothing(owner, async () => {
       expectError(await call(stranger, "GET", `/v1/actions/${action.id}`), 404, "not_found");
-      expectError(await patch(stranger, action.id, { title: "Mine" }), 404, "not_found");
-      expectError(await call(stranger, "POST", `/v1/actions/${action.id}/assign`, { owner_id: "x" }), 404, "not_found");
-      expectError(
-        await call(stranger, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" }),
-        404,
-        "not_found",
-      );
+      await expectWritesRefused(stranger, action.id, 404, "not_found", { title: "Mine" });
       expectError(await call(stranger, "GET", `/v1/actions/matters/${record.matter.id}`), 404, "not_found");
       const listed = ActionList.parse((await call(stranger, "GET", `/v1/actions?matter_id=${record.matter.id}`)).json);
       expect(listed.data).toEqual([]);
@@ -724,9 +692,7 @@ describe("legacy actions: concurrency", () => {
     const { action } = await startedAction(owner);
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        i % 2 === 0
-          ? call(owner, "POST", `/v1/actions/${action.id}/complete`, { completion_notes: "Done" })
-          : patch(owner, action.id, { status: "canceled" }),
+        i % 2 === 0 ? complete(owner, action.id) : patch(owner, action.id, { status: "canceled" }),
       ),
     );
     const winners = responses.filter((response) => response.status === 200);

@@ -12,19 +12,12 @@ import {
   Watchlist,
 } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
-import {
-  claimJobRun,
-  createTraceProviders,
-  DEFAULT_JOB_RUN_SETTINGS,
-  JOB_EXECUTORS,
-  recordJobSuccess,
-  sandboxSyntheticChain,
-  sweepMonitoring,
-} from "@crs/services";
+import { createTraceProviders, sandboxSyntheticChain, sweepMonitoring } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
+import { runTraceJob } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, type TestResponse, useTestApp } from "./support/test-app";
 
@@ -81,19 +74,7 @@ async function tracedAssetMap(owner: TestKey, matterId: string, wallets: unknown
   const created = await call(owner, "POST", "/v1/crypto/asset-map", { matter_id: matterId, wallets });
   expect(created.status).toBe(202);
   const map = AssetMap.omit({ status: true }).passthrough().parse(created.json);
-  const deps = app().deps;
-  const run = await claimJobRun(
-    deps,
-    { organizationId: owner.organizationId, environment: owner.environment, jobId: map.job_id },
-    DEFAULT_JOB_RUN_SETTINGS,
-  );
-  if (!run) throw new Error("the asset map's job was not queued");
-  const result = await JOB_EXECUTORS["crypto.trace"](run.row, {
-    providers: createTraceProviders(null),
-    tracedAt: deps.clock(),
-    signal: new AbortController().signal,
-  });
-  expect(await recordJobSuccess(deps, run, result)).toBe("succeeded");
+  await runTraceJob(app(), owner, map.job_id);
   return map.map_id;
 }
 

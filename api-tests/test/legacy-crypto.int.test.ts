@@ -2,21 +2,14 @@ import {
   AssetMap,
   ExchangeHypothesesAnswer,
   legacyCryptoOperations,
-  Matter,
   StablecoinExposureAnswer,
   TransactionTimeline,
 } from "@crs/contract";
-import {
-  claimJobRun,
-  createTraceProviders,
-  DEFAULT_JOB_RUN_SETTINGS,
-  JOB_EXECUTORS,
-  recordJobSuccess,
-  sandboxSyntheticChain,
-} from "@crs/services";
+import { sandboxSyntheticChain } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, ValidationDetails } from "./support/expectations";
+import { runTraceJob, legacyMatter as sharedLegacyMatter } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
@@ -39,14 +32,7 @@ const PATHS = {
 
 const WHOLE_HISTORY = { from: "1970-01-01T00:00:00.000Z", to: "2100-01-01T00:00:00.000Z" };
 
-async function legacyMatter(owner: TestKey): Promise<Matter> {
-  const response = await app().legacyRequest("POST", "/v1/matters", {
-    key: owner.key,
-    body: { name: "Acme Holdings v. Roe" },
-  });
-  expect(response.status).toBe(201);
-  return Matter.parse(response.json);
-}
+const legacyMatter = (owner: TestKey) => sharedLegacyMatter(app(), owner);
 
 async function post(owner: TestKey, path: string, body: Record<string, unknown>) {
   return app().legacyRequest("POST", path, { key: owner.key, body });
@@ -70,16 +56,7 @@ async function tracedAssetMap(owner: TestKey, matterId: string, wallets: unknown
   });
   expect(created.status).toBe(202);
   const map = AssetMap.parse(created.json);
-  const { deps } = app();
-  const ref = { organizationId: owner.organizationId, environment: owner.environment, jobId: map.job_id };
-  const run = await claimJobRun(deps, ref, DEFAULT_JOB_RUN_SETTINGS);
-  if (!run) throw new Error("the asset map's job could not be claimed");
-  const result = await JOB_EXECUTORS["crypto.trace"](run.row, {
-    providers: createTraceProviders(),
-    tracedAt: deps.clock(),
-    signal: new AbortController().signal,
-  });
-  expect(await recordJobSuccess(deps, run, result)).toBe("succeeded");
+  await runTraceJob(app(), owner, map.job_id);
   const read = await app().legacyRequest("GET", `/v1/crypto/asset-map/${map.map_id}`, { key: owner.key });
   expect(read.status).toBe(200);
   return AssetMap.parse({ ...(read.json as object), status: "succeeded" });

@@ -1,24 +1,9 @@
-import {
-  AssetHypotheses,
-  AssetMap,
-  AssetMapLegacy,
-  Debtor,
-  DebtorGraph,
-  debtorOperations,
-  Matter,
-  Party,
-} from "@crs/contract";
-import {
-  claimJobRun,
-  createTraceProviders,
-  DEFAULT_JOB_RUN_SETTINGS,
-  JOB_EXECUTORS,
-  recordJobSuccess,
-  sandboxSyntheticChain,
-} from "@crs/services";
+import { AssetHypotheses, AssetMap, AssetMapLegacy, DebtorGraph, debtorOperations, Party } from "@crs/contract";
+import { sandboxSyntheticChain } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, expectError, ValidationDetails } from "./support/expectations";
+import { runTraceJob, legacyDebtor as sharedLegacyDebtor, legacyMatter as sharedLegacyMatter } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
@@ -35,24 +20,8 @@ function plantedScenarios() {
 }
 const { peel, frozen } = plantedScenarios();
 
-async function legacyMatter(owner: TestKey): Promise<Matter> {
-  const response = await app().legacyRequest("POST", "/v1/matters", {
-    key: owner.key,
-    body: { name: "Acme Holdings v. Roe" },
-  });
-  expect(response.status).toBe(201);
-  return Matter.parse(response.json);
-}
-
-async function legacyDebtor(owner: TestKey, body: Record<string, unknown> = {}): Promise<Debtor> {
-  const matter = await legacyMatter(owner);
-  const response = await app().legacyRequest("POST", "/v1/debtors", {
-    key: owner.key,
-    body: { matter_id: matter.id, legal_name: "Jane Roe", type: "individual", ...body },
-  });
-  expect(response.status).toBe(201);
-  return Debtor.parse(response.json);
-}
+const _legacyMatter = (owner: TestKey) => sharedLegacyMatter(app(), owner);
+const legacyDebtor = (owner: TestKey, body: Record<string, unknown> = {}) => sharedLegacyDebtor(app(), owner, body);
 
 /** An asset map of the matter, traced to success by the job runner's own steps (claim, execute, record). */
 async function succeededAssetMap(
@@ -70,19 +39,7 @@ async function succeededAssetMap(
   });
   expect(created.status).toBe(202);
   const map = AssetMap.omit({ status: true }).passthrough().parse(created.json);
-  const deps = app().deps;
-  const run = await claimJobRun(
-    deps,
-    { organizationId: owner.organizationId, environment: owner.environment, jobId: map.job_id },
-    DEFAULT_JOB_RUN_SETTINGS,
-  );
-  if (!run) throw new Error("the asset map's job was not queued");
-  const result = await JOB_EXECUTORS["crypto.trace"](run.row, {
-    providers: createTraceProviders(null),
-    tracedAt: deps.clock(),
-    signal: new AbortController().signal,
-  });
-  expect(await recordJobSuccess(deps, run, result)).toBe("succeeded");
+  await runTraceJob(app(), owner, map.job_id);
   const read = await app().legacyRequest("GET", `/v1/crypto/asset-map/${map.map_id}`, { key: owner.key });
   const traced = AssetMapLegacy.parse(read.json);
   expect(traced.status).toBe("complete");

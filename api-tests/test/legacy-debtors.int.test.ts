@@ -1,8 +1,13 @@
-import { Debtor, debtorOperations, Matter, Party } from "@crs/contract";
+import { Debtor, debtorOperations, Party } from "@crs/contract";
 import { SANDBOX_SANCTIONS_LIST } from "@crs/core";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
+import {
+  eventTypesOf as sharedEventTypesOf,
+  legacyDebtor as sharedLegacyDebtor,
+  legacyMatter as sharedLegacyMatter,
+} from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestKey, useTestApp } from "./support/test-app";
 
@@ -19,29 +24,10 @@ const DebtorList = z.object({
 
 const LISTED_WALLET = SANDBOX_SANCTIONS_LIST.find((entry) => entry.kind === "address")?.value ?? "";
 
-async function legacyMatter(owner: TestKey, name = "Acme Holdings v. Roe"): Promise<Matter> {
-  const response = await app().legacyRequest("POST", "/v1/matters", { key: owner.key, body: { name } });
-  expect(response.status).toBe(201);
-  return Matter.parse(response.json);
-}
+const legacyMatter = (owner: TestKey, name?: string) => sharedLegacyMatter(app(), owner, name);
+const legacyDebtor = (owner: TestKey, body: Record<string, unknown> = {}) => sharedLegacyDebtor(app(), owner, body);
 
-async function legacyDebtor(owner: TestKey, body: Record<string, unknown> = {}): Promise<Debtor> {
-  const matter = await legacyMatter(owner);
-  const response = await app().legacyRequest("POST", "/v1/debtors", {
-    key: owner.key,
-    body: { matter_id: matter.id, legal_name: "Jane Roe", type: "individual", ...body },
-  });
-  expect({ status: response.status, body: response.json }).toMatchObject({ status: 201 });
-  return Debtor.parse(response.json);
-}
-
-/** The types of the events one request appended, read from the log itself. */
-async function eventTypesOf(owner: TestKey, requestId: string | null): Promise<string[]> {
-  const rows = await app().sql<{ type: string }[]>`
-    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
-     order by sequence`;
-  return rows.map((row) => row.type);
-}
+const eventTypesOf = (owner: TestKey, requestId: string | null) => sharedEventTypesOf(app(), owner, requestId);
 
 const partyCount = (owner: TestKey) => countRows(app().sql, "parties", owner.organizationId);
 

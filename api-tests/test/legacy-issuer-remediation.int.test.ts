@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, ValidationDetails, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
+import { eventTypesOf as sharedEventTypesOf, packetEffects as sharedPacketEffects } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
@@ -76,17 +77,15 @@ async function legacyPacket(owner: TestKey, packetId: string) {
   return Packet.parse(response.json);
 }
 
-/** The types of the events one request appended, read from the log itself. */
-async function eventTypesOf(owner: TestKey, requestId: string | null): Promise<string[]> {
-  const rows = await app().sql<{ type: string }[]>`
-    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
-     order by sequence`;
-  return rows.map((row) => row.type);
-}
+const eventTypesOf = (owner: TestKey, requestId: string | null) => sharedEventTypesOf(app(), owner, requestId);
 
-const packetEffects = async (owner: TestKey) => ({
-  packets: await countRows(app().sql, "packets", owner.organizationId),
-  events: await countEvents(app().sql, owner.organizationId, "packet.created"),
+const packetEffects = (owner: TestKey) => sharedPacketEffects(app(), owner);
+
+/** The idempotency check of a remediation write: one packet and one packet.created per write. */
+const createsOnePacket = (changedBody: Record<string, unknown> = {}) => ({
+  effects: packetEffects,
+  perWrite: { packets: 1, events: 1 },
+  changedBody: { matter_id: "matter_00000000000000000000000000", ...changedBody },
 });
 
 const remediationBadBody = (wrongType: string) => ({
@@ -106,22 +105,14 @@ describeSecuritySuite(issuerRemediationOperations.freezePacket, {
   app,
   request: async (owner) => ({ body: { matter_id: (await legacyCase(owner)).matter.id, issuer: "Issuer Inc." } }),
   badBody: remediationBadBody("burn_reissue"),
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000" },
-  },
+  idempotency: createsOnePacket(),
 });
 
 describeSecuritySuite(issuerRemediationOperations.burnReissuePacket, {
   app,
   request: async (owner) => ({ body: { matter_id: (await legacyCase(owner)).matter.id, asset: "USDX" } }),
   badBody: remediationBadBody("issuer_freeze"),
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000" },
-  },
+  idempotency: createsOnePacket(),
 });
 
 describeSecuritySuite(issuerRemediationOperations.destinationWalletCertificate, {
@@ -134,11 +125,7 @@ describeSecuritySuite(issuerRemediationOperations.destinationWalletCertificate, 
     missing: ["matter_id"],
     invalid: ["wallet_address", "owner", "allowed_assets"],
   },
-  idempotency: {
-    effects: packetEffects,
-    perWrite: { packets: 1, events: 1 },
-    changedBody: { matter_id: "matter_00000000000000000000000000", wallet_address: DESTINATION },
-  },
+  idempotency: createsOnePacket({ wallet_address: DESTINATION }),
 });
 
 describeSecuritySuite(issuerRemediationOperations.get, {

@@ -1,10 +1,11 @@
-import { Alert, Matter, monitoringOperations, Packet, Watchlist } from "@crs/contract";
+import { Alert, type Matter, monitoringOperations, Packet, Watchlist } from "@crs/contract";
 import { type AddressLabel, SANDBOX_SANCTIONS_LIST, type Transfer } from "@crs/core";
 import { createTraceProviders, sandboxSyntheticChain, sandboxTraceSource, sweepMonitoring } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectAuditRef, expectError, ValidationDetails } from "./support/expectations";
 import { createCase, judgmentBody } from "./support/fixtures";
+import { legacyMatter as sharedLegacyMatter } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import { OPEN_LEGACY_WINDOW, type TestApp, type TestKey, useTestApp } from "./support/test-app";
 
@@ -31,10 +32,20 @@ const CHAIN = "synthetic:eth";
 const tenantOf = (owner: TestKey) => ({ organizationId: owner.organizationId, environment: "sandbox" as const });
 const sweep = (owner: TestKey) => sweepMonitoring(app().deps, createTraceProviders(null), { tenant: tenantOf(owner) });
 
-async function legacyMatter(owner: TestKey, name = "Acme Holdings v. Roe"): Promise<Matter> {
-  const response = await app().legacyRequest("POST", "/v1/matters", { key: owner.key, body: { name } });
-  expect(response.status).toBe(201);
-  return Matter.parse(response.json);
+const legacyMatter = (owner: TestKey, name?: string) => sharedLegacyMatter(app(), owner, name);
+
+/** POST /v1/alerts/{alert_id}/triage on the legacy listener. */
+const triage = (owner: TestKey, alertId: string, body: Record<string, unknown>) =>
+  app().legacyRequest("POST", `/v1/alerts/${alertId}/triage`, { key: owner.key, body });
+
+/** Two new organizations, each with a watchlist of the exchange user and the sanctioned peer. */
+async function twoOwnersWatchingExchangeUserAndPeer(): Promise<[TestKey, TestKey]> {
+  const owners: [TestKey, TestKey] = [await app().mintLegacyKey(), await app().mintLegacyKey()];
+  for (const owner of owners) {
+    const watchlist = await newWatchlist(owner);
+    await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
+  }
+  return owners;
 }
 
 async function newWatchlist(owner: TestKey, body: Record<string, unknown> = {}, matter?: Matter): Promise<Watchlist> {
@@ -459,12 +470,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
   });
 
   it("raises each alert once under concurrent sweeps", async () => {
-    const sequential = await app().mintLegacyKey();
-    const concurrent = await app().mintLegacyKey();
-    for (const owner of [sequential, concurrent]) {
-      const watchlist = await newWatchlist(owner);
-      await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
-    }
+    const [sequential, concurrent] = await twoOwnersWatchingExchangeUserAndPeer();
     await sweep(sequential);
     const expected = (await alertsOf(sequential)).length;
     const results = await Promise.all(Array.from({ length: 4 }, () => sweep(concurrent)));
@@ -649,12 +655,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
   });
 
   it("takes a bounded number of alerts per watchlist per sweep, continuing from the last block taken", async () => {
-    const bounded = await app().mintLegacyKey();
-    const unbounded = await app().mintLegacyKey();
-    for (const owner of [bounded, unbounded]) {
-      const watchlist = await newWatchlist(owner);
-      await watch(owner, watchlist.watchlist_id, [EXCHANGE_USER, SANCTIONED_PEER]);
-    }
+    const [bounded, unbounded] = await twoOwnersWatchingExchangeUserAndPeer();
     await sweep(unbounded);
     const expected = await alertsOf(unbounded);
     const head = (await sandboxTraceSource().provider.head()).finalized;
@@ -750,10 +751,7 @@ describe("the monitoring sweep over the synthetic chain", () => {
     const ofMatter = await alertsOf(owner, `&matter_id=${other.matter_id}`);
     expect(ofMatter.map((a) => a.alert_id).sort()).toEqual(ofOther.map((a) => a.alert_id).sort());
     expect(ofMatter.every((a) => a.type === "exchange_proximity")).toBe(true);
-    await app().legacyRequest("POST", `/v1/alerts/${other.alert_id}/triage`, {
-      key: owner.key,
-      body: { status: "closed" },
-    });
+    await triage(owner, other.alert_id, { status: "closed" });
     expect((await alertsOf(owner, "&status=closed")).map((a) => a.alert_id)).toEqual([other.alert_id]);
     expect(await alertsOf(owner, "&status=new")).toHaveLength(all.length - 1);
     expectError(await app().legacyRequest("GET", "/v1/alerts?type=whale", { key: owner.key }), 400, "invalid_request");
@@ -764,10 +762,7 @@ describe("alert triage", () => {
   it("moves a new alert to actionable with notes, appending matter.updated", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
-    const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-      key: owner.key,
-      body: { status: "actionable", notes: "Confirmed with the exhibit" },
-    });
+    const response = await triage(owner, alert.alert_id, { status: "actionable", notes: "Confirmed with the exhibit" });
     expect(response.status).toBe(200);
     const triaged = Alert.parse(response.json);
     expect(triaged).toMatchObject({
@@ -783,17 +778,10 @@ describe("alert triage", () => {
   it("refuses transitions the rules do not allow with 409, writing nothing", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
-    const path = `/v1/alerts/${alert.alert_id}/triage`;
-    expect(
-      (await app().legacyRequest("POST", path, { key: owner.key, body: { status: "false_positive" } })).status,
-    ).toBe(200);
+    expect((await triage(owner, alert.alert_id, { status: "false_positive" })).status).toBe(200);
     const before = await countEvents(app().sql, owner.organizationId);
     for (const status of ["actionable", "closed", "false_positive"]) {
-      const envelope = expectError(
-        await app().legacyRequest("POST", path, { key: owner.key, body: { status } }),
-        409,
-        "conflict",
-      );
+      const envelope = expectError(await triage(owner, alert.alert_id, { status }), 409, "conflict");
       expect(envelope.error.param).toBe("status");
       expect(envelope.error.message).toContain("final");
     }
@@ -803,9 +791,9 @@ describe("alert triage", () => {
   it("creates the packet asked for in the same transaction, bound to the alert's address and citing the alert", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
-    const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-      key: owner.key,
-      body: { status: "escalated", create_packet_type: "law_enforcement_referral" },
+    const response = await triage(owner, alert.alert_id, {
+      status: "escalated",
+      create_packet_type: "law_enforcement_referral",
     });
     expect(response.status).toBe(200);
     const triaged = Alert.parse(response.json);
@@ -826,9 +814,9 @@ describe("alert triage", () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
     const before = await countEvents(app().sql, owner.organizationId);
-    const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-      key: owner.key,
-      body: { status: "actionable", create_packet_type: "exchange_freeze" },
+    const response = await triage(owner, alert.alert_id, {
+      status: "actionable",
+      create_packet_type: "exchange_freeze",
     });
     expectError(response, 403, "authority_required");
     expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
@@ -841,18 +829,14 @@ describe("alert triage", () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
     const before = await countEvents(app().sql, owner.organizationId);
-    const path = `/v1/alerts/${alert.alert_id}/triage`;
     const packet = expectError(
-      await app().legacyRequest("POST", path, {
-        key: owner.key,
-        body: { status: "false_positive", create_packet_type: "law_enforcement_referral" },
-      }),
+      await triage(owner, alert.alert_id, { status: "false_positive", create_packet_type: "law_enforcement_referral" }),
       422,
       "invalid_request",
     );
     expect(packet.error.param).toBe("create_packet_type");
     const action = expectError(
-      await app().legacyRequest("POST", path, { key: owner.key, body: { status: "closed", create_action: true } }),
+      await triage(owner, alert.alert_id, { status: "closed", create_action: true }),
       422,
       "invalid_request",
     );
@@ -866,9 +850,10 @@ describe("alert triage", () => {
     const alert = await newAlert(owner);
     const before = await countEvents(app().sql, owner.organizationId);
     expectError(
-      await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-        key: owner.key,
-        body: { status: "actionable", create_action: true, create_packet_type: "law_enforcement_referral" },
+      await triage(owner, alert.alert_id, {
+        status: "actionable",
+        create_action: true,
+        create_packet_type: "law_enforcement_referral",
       }),
       403,
       "authority_required",
@@ -893,9 +878,10 @@ describe("alert triage", () => {
   it("creates the follow-up action in the same transaction, linked to the packet created with it", async () => {
     const owner = await app().mintLegacyKey();
     const { record, alert } = await authorizedAlert(owner);
-    const response = await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-      key: owner.key,
-      body: { status: "actionable", create_action: true, create_packet_type: "exchange_freeze" },
+    const response = await triage(owner, alert.alert_id, {
+      status: "actionable",
+      create_action: true,
+      create_packet_type: "exchange_freeze",
     });
     expect({ status: response.status, body: response.json }).toMatchObject({ status: 200 });
     const triaged = Alert.parse(response.json);
@@ -932,11 +918,7 @@ describe("alert triage", () => {
       { status: "actionable", create_packet_type: "exchange_freeze" },
       { status: "actionable", create_action: true },
     ]) {
-      expectError(
-        await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, { key: owner.key, body }),
-        403,
-        "sanctions_gate",
-      );
+      expectError(await triage(owner, alert.alert_id, body), 403, "sanctions_gate");
     }
     expect(await countEvents(app().sql, owner.organizationId)).toBe(before);
     expect(await countOf(owner, "packets")).toBe(0);
@@ -947,45 +929,35 @@ describe("alert triage", () => {
   it("keeps the notes recorded when a later triage sends none", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
-    const path = `/v1/alerts/${alert.alert_id}/triage`;
-    const first = await app().legacyRequest("POST", path, {
-      key: owner.key,
-      body: { status: "actionable", notes: "Deposit at the exchange" },
-    });
+    const first = await triage(owner, alert.alert_id, { status: "actionable", notes: "Deposit at the exchange" });
     expect(first.status).toBe(200);
-    const second = await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated" } });
+    const second = await triage(owner, alert.alert_id, { status: "escalated" });
     expect(second.status).toBe(200);
     expect(Alert.parse(second.json).triage.notes).toBe("Deposit at the exchange");
-    const third = await app().legacyRequest("POST", path, {
-      key: owner.key,
-      body: { status: "actionable", notes: "Counsel asked for a referral" },
-    });
+    const third = await triage(owner, alert.alert_id, { status: "actionable", notes: "Counsel asked for a referral" });
     expect(Alert.parse(third.json).triage.notes).toBe("Counsel asked for a referral");
   });
 
   it("creates one packet and one action per alert: asking again is 409 naming the field and the one it has", async () => {
     const owner = await app().mintLegacyKey();
     const { alert } = await authorizedAlert(owner);
-    const path = `/v1/alerts/${alert.alert_id}/triage`;
-    const first = await app().legacyRequest("POST", path, {
-      key: owner.key,
-      body: { status: "actionable", create_action: true, create_packet_type: "law_enforcement_referral" },
+    const first = await triage(owner, alert.alert_id, {
+      status: "actionable",
+      create_action: true,
+      create_packet_type: "law_enforcement_referral",
     });
     expect({ status: first.status, body: first.json }).toMatchObject({ status: 200 });
     const triaged = Alert.parse(first.json);
     const before = await countEvents(app().sql, owner.organizationId);
     const packet = expectError(
-      await app().legacyRequest("POST", path, {
-        key: owner.key,
-        body: { status: "escalated", create_packet_type: "exchange_freeze" },
-      }),
+      await triage(owner, alert.alert_id, { status: "escalated", create_packet_type: "exchange_freeze" }),
       409,
       "conflict",
     );
     expect(packet.error.param).toBe("create_packet_type");
     expect(packet.error.message).toContain(triaged.triage.packet_id ?? "packet id");
     const action = expectError(
-      await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated", create_action: true } }),
+      await triage(owner, alert.alert_id, { status: "escalated", create_action: true }),
       409,
       "conflict",
     );
@@ -995,7 +967,7 @@ describe("alert triage", () => {
     expect(await countOf(owner, "packets")).toBe(1);
     expect(await countOf(owner, "actions")).toBe(1);
     // Moving on without a new follow-up is still allowed, and keeps the ones it has.
-    const moved = await app().legacyRequest("POST", path, { key: owner.key, body: { status: "escalated" } });
+    const moved = await triage(owner, alert.alert_id, { status: "escalated" });
     expect(Alert.parse(moved.json).triage).toMatchObject({
       packet_id: triaged.triage.packet_id,
       action_id: triaged.triage.action_id,
@@ -1005,13 +977,9 @@ describe("alert triage", () => {
   it("creates at most one packet under a concurrent burst of triages of one alert", async () => {
     const owner = await app().mintLegacyKey();
     const alert = await newAlert(owner);
-    const path = `/v1/alerts/${alert.alert_id}/triage`;
     const responses = await Promise.all(
       ["actionable", "escalated", "actionable", "escalated", "actionable", "escalated"].map((status) =>
-        app().legacyRequest("POST", path, {
-          key: owner.key,
-          body: { status, create_packet_type: "law_enforcement_referral" },
-        }),
+        triage(owner, alert.alert_id, { status, create_packet_type: "law_enforcement_referral" }),
       ),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
@@ -1026,10 +994,7 @@ describe("alert triage", () => {
     const before = await countEvents(app().sql, owner.organizationId);
     for (const type of ["ofac_report", "sanctions_review", "destination_wallet_certificate", "issuer_freeze"]) {
       const envelope = expectError(
-        await app().legacyRequest("POST", `/v1/alerts/${alert.alert_id}/triage`, {
-          key: owner.key,
-          body: { status: "actionable", create_packet_type: type },
-        }),
+        await triage(owner, alert.alert_id, { status: "actionable", create_packet_type: type }),
         422,
         "invalid_request",
       );

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, countRows, expectError, withoutAuditRef } from "./support/expectations";
 import { type Case, createCase } from "./support/fixtures";
+import { eventTypesOf as sharedEventTypesOf, packetEffects as sharedPacketEffects } from "./support/legacy";
 import { describeSecuritySuite } from "./support/security-suite";
 import {
   LEGACY_BASE_URL,
@@ -61,17 +62,9 @@ async function review(owner: TestKey, matterId: string, screenId: string) {
   return SanctionsReview.parse(response.json);
 }
 
-async function eventTypesOf(owner: TestKey, requestId: string | null): Promise<string[]> {
-  const rows = await app().sql<{ type: string }[]>`
-    select type from events where organization_id = ${owner.organizationId} and audit_ref = ${requestId ?? ""}
-     order by sequence`;
-  return rows.map((row) => row.type);
-}
+const eventTypesOf = (owner: TestKey, requestId: string | null) => sharedEventTypesOf(app(), owner, requestId);
 
-const packetEffects = async (owner: TestKey) => ({
-  packets: await countRows(app().sql, "packets", owner.organizationId),
-  events: await countEvents(app().sql, owner.organizationId, "packet.created"),
-});
+const packetEffects = (owner: TestKey) => sharedPacketEffects(app(), owner);
 
 describeSecuritySuite(sanctionsOperations.screen, {
   app,
