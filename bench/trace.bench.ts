@@ -4,7 +4,8 @@
  *
  * - Graph: `generateSyntheticChain` (seed 42, 200k users, 1M background events plus scenarios).
  * - Baseline: hop-limited BFS over an out-edge CSR from the same subjects (no time order, no
- *   amounts, no labels): a floor for "touching the reachable part of the graph once". A second
+ *   amounts, no labels): a floor for "touching the reachable part of the graph once". Its arrays are
+ *   allocated once and restored after each run, as the engine's are pooled. A second
  *   floor, the same reach respecting time in one pass over the events in time order, is printed
  *   beside it: what a time-respecting trace cannot avoid (every event is looked at once).
  * - Engine, worst case: the 50 busiest users as subjects from block 1, max_hops 7, no hub limit and
@@ -16,7 +17,10 @@
  *   at the events that opened them, each event moving only their exact balances; the engine's own
  *   overhead is its time over that floor, and the floor over the BFS is what exact time-ordered
  *   ledgers cost that a BFS does not.
- * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`.
+ * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`; then
+ *   the engine alone (`computeTraceOnGraph`) beside the bare BFS from the same subject at the same hops.
+ *   The BFS is not bound by time, so from one subject it reaches far more of the graph than the trace;
+ *   the ratio says what a typical trace costs next to touching its subject's hop-limited neighbourhood once.
  * Timings are medians of BENCH_RUNS runs after one warm-up: wall time, and the process's CPU time
  * (steadier on a shared machine). Each engine case's ratios to the BFS and to its ledger floor are also
  * measured in back-to-back pairs (`pairedCpuRatio`), the figure to compare across runs: load from
@@ -175,16 +179,42 @@ function buildOutCsr(graph: TransferGraph): { offset: Uint32Array; target: Uint3
   return { offset, target };
 }
 
+/**
+ * The BFS's per-address arrays, allocated once and restored after each run (only where it ran), as the
+ * engine's are pooled across traces: neither side pays per trace for allocating and zeroing arrays the
+ * size of the graph, which would be most of a small trace's BFS.
+ */
+interface BfsScratch {
+  visited: Uint8Array;
+  frontier: Uint32Array;
+  next: Uint32Array;
+  reached: Uint32Array;
+}
+
+function bfsScratch(nodeCount: number): BfsScratch {
+  return {
+    visited: new Uint8Array(nodeCount),
+    frontier: new Uint32Array(nodeCount),
+    next: new Uint32Array(nodeCount),
+    reached: new Uint32Array(nodeCount),
+  };
+}
+
 /** Bare hop-limited BFS; returns [edges scanned, nodes reached]. */
-function bareBfs(csr: { offset: Uint32Array; target: Uint32Array }, nodeCount: number, seeds: number[], hops: number) {
-  const visited = new Uint8Array(nodeCount);
-  let frontier = new Uint32Array(nodeCount);
-  let next = new Uint32Array(nodeCount);
+function bareBfs(
+  csr: { offset: Uint32Array; target: Uint32Array },
+  scratch: BfsScratch,
+  seeds: number[],
+  hops: number,
+) {
+  const { visited, reached: reachedList } = scratch;
+  let { frontier, next } = scratch;
   let size = 0;
   for (const seed of seeds) {
     if (visited[seed]) continue;
     visited[seed] = 1;
     frontier[size++] = seed;
+    reachedList[size - 1] = seed;
   }
   let reached = size;
   let scanned = 0;
@@ -199,6 +229,7 @@ function bareBfs(csr: { offset: Uint32Array; target: Uint32Array }, nodeCount: n
         if (visited[v] === 0) {
           visited[v] = 1;
           next[nextSize++] = v;
+          reachedList[reached + nextSize - 1] = v;
         }
       }
     }
@@ -206,6 +237,7 @@ function bareBfs(csr: { offset: Uint32Array; target: Uint32Array }, nodeCount: n
     [frontier, next] = [next, frontier];
     size = nextSize;
   }
+  for (let i = 0; i < reached; i++) visited[reachedList[i]!] = 0;
   return [scanned, reached] as const;
 }
 
@@ -336,7 +368,8 @@ async function main(): Promise<void> {
   const unbounded = { max_expansions: 10_000_000, max_edges: 100_000_000, hub_event_limit: 100_000_000 };
 
   console.log("\nworst case: 50 busiest users, max_hops 7, no hub limit, no budget");
-  const baseline = repeat(() => bareBfs(csr, graph.nodeCount, hubNodes, 7));
+  const scratch = bfsScratch(graph.nodeCount);
+  const baseline = repeat(() => bareBfs(csr, scratch, hubNodes, 7));
   const [bfsScanned, bfsReached] = baseline.value;
   console.log(
     `  bare BFS        ${baseline.ms.toFixed(1).padStart(8)} ms (cpu ${baseline.cpuMs.toFixed(1)} ms)  ${bfsScanned.toLocaleString("en")} out-edges scanned, ${bfsReached.toLocaleString("en")} addresses, ${((bfsScanned / baseline.ms) * 1000).toExponential(2)} edges/s`,
@@ -393,7 +426,7 @@ async function main(): Promise<void> {
       `  engine ${model.padEnd(8)} ${run.ms.toFixed(1).padStart(8)} ms (cpu ${run.cpuMs.toFixed(1)} ms)  event-order walk, exact taint; ${swept.toLocaleString("en")} tainted edges, ${opened.toLocaleString("en")} addresses opened; ${((admitted / run.ms) * 1000).toExponential(2)} events/s; ${(run.ms / baseline.ms).toFixed(2)}x the BFS (cpu ${(run.cpuMs / baseline.cpuMs).toFixed(2)}x), ${(run.cpuMs / temporal.cpuMs).toFixed(2)}x the time-ordered reach (cpu)`,
     );
     const bfsPaired = pairedCpuRatio(
-      () => bareBfs(csr, graph.nodeCount, hubNodes, 7),
+      () => bareBfs(csr, scratch, hubNodes, 7),
       () => releaseTraceComputation(computeTraceOnGraph(graph, worstRequest(model), { budget: unbounded })),
     );
     console.log(
@@ -447,6 +480,38 @@ async function main(): Promise<void> {
     }
   });
   console.log(`  median ${median(typical).toFixed(2)} ms per trace (last trace: ${typicalEdges} edges)`);
+  // The same subjects, engine only, beside the BFS from each at the same hops, in alternating pairs.
+  const TYPICAL_PAIRS = Math.max(50, RUNS);
+  for (const scenario of peel) {
+    const node = graph.nodeOf(scenario.subject)!;
+    const request = {
+      network: chain.network,
+      subjects: [{ address: scenario.subject, incident_block: BigInt(scenario.incident_block), source_refs: [] }],
+      traced_at: TRACED_AT,
+    };
+    const engineUs: number[] = [];
+    const bfsUs: number[] = [];
+    let bfsCounts: readonly [number, number] = [0, 0];
+    let admitted = 0;
+    for (let pair = 0; pair <= TYPICAL_PAIRS; pair++) {
+      const engine = time(() => {
+        const computation = computeTraceOnGraph(graph, request);
+        admitted = computation.state.edgesAdmitted;
+        releaseTraceComputation(computation);
+      });
+      const bfs = time(() => bareBfs(csr, scratch, [node], 5));
+      bfsCounts = bfs.value;
+      if (pair > 0) {
+        engineUs.push(engine.ms * 1000);
+        bfsUs.push(bfs.ms * 1000);
+      }
+    }
+    const engineMedian = median(engineUs);
+    const bfsMedian = median(bfsUs);
+    console.log(
+      `  engine only ${engineMedian.toFixed(0).padStart(6)} us (${admitted.toLocaleString("en")} events admitted) beside the bare BFS from the same subject, 5 hops: ${bfsMedian.toFixed(0)} us (${bfsCounts[0].toLocaleString("en")} out-edges scanned, ${bfsCounts[1].toLocaleString("en")} addresses); ${(engineMedian / bfsMedian).toFixed(2)}x the BFS (medians of ${TYPICAL_PAIRS} pairs)`,
+    );
+  }
   memory("typical");
   console.log(
     `\npeak: rss ${mib(process.resourceUsage().maxRSS * 1024)}, heap used ${mib(peakHeap)}, array buffers ${mib(peakBuffers)}`,
