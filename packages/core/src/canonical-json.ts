@@ -12,33 +12,37 @@ export function canonicalize(value: unknown): string {
       if (!Number.isFinite(value)) throw new TypeError("JCS cannot represent a non-finite number");
       return JSON.stringify(value);
     case "string":
-      assertWellFormed(value);
-      return JSON.stringify(value);
+      return canonicalString(value);
     case "object": {
+      // Loops appending to one string: every event and every id of a trace result is hashed over this,
+      // and building an array per object or list to join cost as much as the walk itself.
       if (Array.isArray(value)) {
-        return `[${value.map((item) => (item === undefined ? "null" : canonicalize(item))).join(",")}]`;
+        let out = "[";
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (i > 0) out += ",";
+          out += item === undefined ? "null" : canonicalize(item);
+        }
+        return `${out}]`;
       }
-      if (value instanceof Date) return canonicalize(value.toISOString());
+      if (value instanceof Date) return canonicalString(value.toISOString());
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((key) => record[key] !== undefined)
-        .sort();
-      return `{${keys.map((key) => `${canonicalize(key)}:${canonicalize(record[key])}`).join(",")}}`;
+      const keys = Object.keys(record).sort();
+      let out = "{";
+      for (const key of keys) {
+        const item = record[key];
+        if (item === undefined) continue;
+        if (out.length > 1) out += ",";
+        out += `${canonicalString(key)}:${canonicalize(item)}`;
+      }
+      return `${out}}`;
     }
     default:
       throw new TypeError(`JCS cannot represent a value of type ${typeof value}`);
   }
 }
 
-function assertWellFormed(text: string): void {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) throw new TypeError("JCS: lone surrogate in string");
-      i++;
-    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
-      throw new TypeError("JCS: lone surrogate in string");
-    }
-  }
+function canonicalString(text: string): string {
+  if (!text.isWellFormed()) throw new TypeError("JCS: lone surrogate in string");
+  return JSON.stringify(text);
 }
