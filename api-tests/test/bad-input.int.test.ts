@@ -19,7 +19,9 @@ import {
   screenJsonValue,
 } from "@crs/contract";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { countEvents, countIdempotencyRecords, ErrorEnvelope } from "./support/expectations";
+import { createCase } from "./support/fixtures";
 import {
   LEGACY_BASE_URL,
   OPEN_LEGACY_WINDOW,
@@ -47,17 +49,20 @@ function nested(depth: number, kind: "array" | "object"): unknown {
 const unknownId = (prefix: string) => `${prefix}_${"0".repeat(26)}`;
 
 /** Values of every other JSON type, edges of numbers and strings: what one field is given. */
-function fieldValues(longString: number): Array<{ label: string; value: unknown }> {
-  return [
-    { label: "string", value: "not-a-valid-value" },
-    { label: "empty string", value: "" },
-    { label: "number", value: 42 },
+function fieldValues(longString: number, numberEdges: boolean): Array<{ label: string; value: unknown }> {
+  const edges = [
     { label: "-0", value: -0 },
     { label: "0.1", value: 0.1 },
     { label: "-1", value: -1 },
     { label: "1e308", value: 1e308 },
     { label: "-1e308", value: -1e308 },
     { label: "2**53", value: 2 ** 53 },
+  ];
+  return [
+    ...(numberEdges ? edges : []),
+    { label: "string", value: "not-a-valid-value" },
+    { label: "empty string", value: "" },
+    { label: "number", value: 42 },
     { label: "boolean", value: true },
     { label: "null", value: null },
     { label: "object", value: { unexpected: "object" } },
@@ -109,7 +114,11 @@ const fieldsOf = (operation: OperationDefinition) =>
   Object.keys((isWrite(operation) ? operation.body : operation.query)?.shape ?? {});
 
 /** JSON-level cases: the input as a whole, and each field given each bad value. */
-function jsonCases(operation: OperationDefinition, longString: number, extraFields: string[] = []): BadCase[] {
+function jsonCases(
+  operation: OperationDefinition,
+  longString: number,
+  { extraFields = [], numberEdges = true }: { extraFields?: string[]; numberEdges?: boolean } = {},
+): BadCase[] {
   const params = unknownParams(operation);
   const cases: BadCase[] = [
     ...[
@@ -124,7 +133,7 @@ function jsonCases(operation: OperationDefinition, longString: number, extraFiel
     { label: "constructor key", params, input: { constructor: { prototype: { polluted: true } } } },
   ];
   for (const field of [...fieldsOf(operation), ...extraFields]) {
-    for (const { label, value } of fieldValues(longString)) {
+    for (const { label, value } of fieldValues(longString, numberEdges)) {
       cases.push({ label: `${field}: ${label}`, params, input: { [field]: value } });
     }
   }
@@ -386,7 +395,11 @@ function rpcTarget(operation: OperationDefinition, procedure: string): Target {
   const write = isWrite(operation);
   // A query's input travels in the URL; the path parameters are input fields like any other.
   const cases = [
-    ...jsonCases(operation, write ? 100_000 : LONG_IN_URL, pathParamNames(operation)),
+    ...jsonCases(operation, write ? 100_000 : LONG_IN_URL, {
+      extraFields: pathParamNames(operation),
+      // The edges of numbers meet the same schema on either surface: over REST, where a path has one.
+      numberEdges: !operation.path,
+    }),
     ...(write ? rawBodyCases(operation) : []),
   ];
   return {
@@ -438,6 +451,99 @@ describe("bad input gets a clear error and changes nothing", () => {
         // Minting needs no key: what it would write is a new organization.
         expect(await testApp.sql`select count(*)::int as n from organizations`).toEqual(organizationsBefore);
       }
+    });
+  }
+});
+
+/**
+ * Edge values the schemas may accept, each in an otherwise valid body (the definition's own example,
+ * naming a real matter and judgment), so that they reach the service rather than stop at validation.
+ */
+const EDGE_VALUES: Record<"number" | "string" | "array", unknown[]> = {
+  // (the last has more decimals than a fiat amount may: 2)
+  number: [0, -0, -1, 0.1, 1e-9, 1e308, -1e308, 2 ** 53, 2 ** 53 + 2, 123456789.12345679],
+  string: [
+    "",
+    " ",
+    "x".repeat(100_000),
+    "\u202eabc\u200f",
+    "ünïcødé-😀",
+    "'; drop table events; --",
+    "../../etc/passwd",
+  ],
+  array: [[], [null]],
+};
+
+function exampleOf(operation: OperationDefinition): Record<string, unknown> | null {
+  const meta = operation.body ? (z.globalRegistry.get(operation.body) as { example?: unknown } | undefined) : undefined;
+  const example = meta?.example;
+  return typeof example === "object" && example !== null && !Array.isArray(example)
+    ? (example as Record<string, unknown>)
+    : null;
+}
+
+/** Creates of both listeners whose example names at most a matter and a judgment of the caller. */
+const deepTargets = [
+  ...CURRENT_OPERATIONS.map(({ definition }) => ({ definition, listener: "current" as const })),
+  ...LEGACY_OPERATIONS.map(({ definition }) => ({ definition, listener: "legacy" as const })),
+].filter(
+  ({ definition }) =>
+    definition.path &&
+    isWrite(definition) &&
+    definition.scope !== "none" &&
+    pathParamNames(definition).length === 0 &&
+    exampleOf(definition),
+);
+
+describe("edge values in otherwise valid bodies never answer 5xx, and a refused one writes nothing", () => {
+  for (const { definition: operation, listener } of deepTargets) {
+    it(`${operation.method} ${operation.path} over ${listener === "legacy" ? "legacy REST" : "REST"}`, async () => {
+      const testApp = app();
+      const surface: SurfaceName = listener === "legacy" ? "legacy REST" : "REST";
+      const owner = await ownerFor(testApp, operation, surface);
+      const request = listener === "legacy" ? testApp.legacyRequest : testApp.request;
+      const record = await createCase({ ...testApp, request }, owner);
+      const base: Record<string, unknown> = { ...exampleOf(operation) };
+      if ("matter_id" in base) base.matter_id = record.matter.id;
+      if ("judgment_id" in base) base.judgment_id = record.judgment.id;
+      const bodies: Array<{ label: string; body: Record<string, unknown> }> = [];
+      for (const field of fieldsOf(operation)) {
+        if (field.endsWith("_id")) continue;
+        const current = base[field];
+        const kinds = Array.isArray(current)
+          ? (["array"] as const)
+          : typeof current === "number"
+            ? (["number"] as const)
+            : typeof current === "string"
+              ? (["string"] as const)
+              : current === undefined
+                ? (["number", "string"] as const)
+                : ([] as const);
+        for (const kind of kinds) {
+          for (const value of EDGE_VALUES[kind]) {
+            bodies.push({
+              label: `${field}: ${JSON.stringify(value).slice(0, 30)}`,
+              body: { ...base, [field]: value },
+            });
+          }
+        }
+      }
+      expect(bodies.length).toBeGreaterThan(0);
+      const refusedIds: string[] = [];
+      const problems = (
+        await inBatches(bodies, async ({ label, body }) => {
+          const response = await request(operation.method, operation.path ?? "", { key: owner.key, body });
+          if (response.status >= 400) refusedIds.push(response.headers.get("svc-request-id") ?? "");
+          const problem = problemWith(response, surface, false);
+          return problem && `${label}: ${problem}`;
+        })
+      ).filter((problem) => problem !== null);
+      expect(problems.join("\n")).toBe("");
+      const [written] = await testApp.sql<{ n: number }[]>`
+        select count(*)::int as n from events
+         where organization_id = ${owner.organizationId} and audit_ref = any(${refusedIds})`;
+      expect(written?.n).toBe(0);
+      expect(await countIdempotencyRecords(testApp.sql, owner.organizationId)).toBe(0);
     });
   }
 });
