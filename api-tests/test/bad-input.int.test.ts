@@ -5,6 +5,8 @@
  * the standard envelope; a 422 names a field; and the caller's organization has no new event and
  * no idempotency record afterwards (the bad writes carry no Idempotency-Key: none requires one).
  * The security suites send one hand-picked bad body per write; this covers the rest of the space.
+ * A second part puts edge values the schemas may let through into each create's own example body,
+ * so they reach the service: still never a 5xx, and a refused request never leaves an event.
  */
 import {
   CURRENT_OPERATIONS,
