@@ -722,3 +722,17 @@ describe("legacy actions: date-times PostgreSQL cannot hold", () => {
     expect(ErrorEnvelope.parse(listed.json).error.param).toBe("due_after");
   });
 });
+
+describe("legacy actions: text PostgreSQL cannot hold in a filter", () => {
+  it("refuses a NUL character in the owner filter with 400 naming it, never a 500", async () => {
+    const owner = await app().mintLegacyKey();
+    const record = await authorizedCase(owner);
+    // owner_id is free text: nothing but the screen stands between it and the query.
+    for (const path of ["/v1/actions", `/v1/actions/matters/${record.matter.id}`]) {
+      for (const text of ["%00", "sam%00"]) {
+        const listed = await app().legacyRequest("GET", `${path}?owner_id=${text}`, { key: owner.key });
+        expect(expectError(listed, 400, "invalid_request").error.param).toBe("owner_id");
+      }
+    }
+  });
+});

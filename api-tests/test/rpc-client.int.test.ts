@@ -251,6 +251,13 @@ describe("errors carry the REST envelope in data.error", () => {
     }
     expect(await firstPage()).toEqual(before);
   });
+
+  it("text a database cannot store in a query's input: 400 naming the field, as in a REST query string", async () => {
+    const error = await failureOf(client.events.list.query({ type: "matter.created\u0000" } as never));
+    expect(error.data?.httpStatus).toBe(400);
+    expect(error.data?.error.code).toBe("invalid_request");
+    expect(error.data?.error.param).toBe("type");
+  });
 });
 
 describe("rate limits over tRPC", () => {
