@@ -258,6 +258,12 @@ describe("errors carry the REST envelope in data.error", () => {
     expect(error.data?.error.code).toBe("invalid_request");
     expect(error.data?.error.param).toBe("type");
   });
+
+  it("an id a database cannot store names no record: 404 as over REST, never a 5xx", async () => {
+    const error = await failureOf(client.matters.get.query({ matter_id: "matter_\u0000" }));
+    expect(error.data?.httpStatus).toBe(404);
+    expect(error.data?.error.code).toBe("not_found");
+  });
 });
 
 describe("rate limits over tRPC", () => {

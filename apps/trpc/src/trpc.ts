@@ -148,9 +148,12 @@ export function procedureFor(bound: BoundOperation) {
       );
       const scope = requestScope.getStore();
       if (scope) scope.actor = admission.actor;
-      const problem = screenJsonValue(input);
-      // A query's input is its query string on REST, where unusable text is 400 like any bad query parameter.
-      if (problem) throw isWrite(definition) ? problem : problem.withStatus(400);
+      // A write's input is screened before its Idempotency-Key is read, as REST's JSON parser screens a
+      // body; a query's is screened with its other checks (parseOperationInput), like a REST query string.
+      if (isWrite(definition)) {
+        const problem = screenJsonValue(input);
+        if (problem) throw problem;
+      }
       // A write's request id is its events' audit_ref and its Idempotency-Key names one call:
       // each write comes in a request of its own (the typed client sends them so).
       if (isWrite(definition) && ctx.calls > 1) {

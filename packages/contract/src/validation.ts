@@ -102,9 +102,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * Parses one call's input with its definition's schemas. A write's body is 422 when it is not a
  * JSON object or any field is bad; a read's query is 400. Path parameters are checked with the
- * same source, so one error names every bad field of the call. The body or query is screened
- * (screenJsonValue) here too, whatever the surface screened where it entered: a read's query
- * string is not JSON, and its unusable text is 400 like any other bad query parameter.
+ * same source, so one error names every bad field of the call. A read's query is screened here
+ * (screenJsonValue): its unusable text is 400 like any other bad query parameter.
  */
 export function parseOperationInput<D extends OperationDefinition>(
   definition: D,
@@ -121,10 +120,13 @@ export function parseOperationInput<D extends OperationDefinition>(
       param: source,
     });
   }
-  // REST's JSON parser screened a body; a query string never passed through it, and a free-text
-  // query field (a NUL in `owner_id=`) would otherwise reach the database. A bad query is 400.
-  const unusable = screenJsonValue(given);
-  if (unusable) throw write ? unusable : unusable.withStatus(400);
+  // A write's body was screened where it entered, before its Idempotency-Key was read (REST's JSON
+  // parser, the tRPC procedure). A read's query has no key and, on REST, no parser: it is screened
+  // here, or a free-text filter (a NUL in `owner_id=`) would reach the database.
+  if (!write) {
+    const unusable = screenJsonValue(given);
+    if (unusable) throw unusable.withStatus(status);
+  }
   const schema = write ? definition.body : definition.query;
   const params = paramsSchemaOf(definition).safeParse(raw.params, { reportInput: true });
   const fields = schema?.safeParse(given, { reportInput: true });
