@@ -15,7 +15,7 @@ export function canonicalize(value: unknown): string {
       return canonicalString(value);
     case "object": {
       // Loops appending to one string: every event and every id of a trace result is hashed over this,
-      // and building an array per object or list to join cost as much as the walk itself.
+      // and building an array per object or list to join took nearly twice the time.
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) {
