@@ -35,12 +35,13 @@ let worker: RunningWorker;
 
 /** What the test executor of each job does, by job id; jobs not listed run the real trace. */
 const behaviours = new Map<string, JobExecutor>();
+let realTrace: JobExecutor;
 const attemptsSeen = new Map<string, number[]>();
 
 beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url, { poolSize: 6 });
-  const real = (await import("@crs/services")).JOB_EXECUTORS["crypto.trace"];
+  realTrace = (await import("@crs/services")).JOB_EXECUTORS["crypto.trace"];
   worker = await startWorker({
     databaseUrl: database.url,
     deps,
@@ -52,7 +53,7 @@ beforeAll(async () => {
     jobExecutors: {
       "crypto.trace": async (row, context) => {
         attemptsSeen.set(row.id, [...(attemptsSeen.get(row.id) ?? []), row.attempts]);
-        const behaviour = behaviours.get(row.id) ?? real;
+        const behaviour = behaviours.get(row.id) ?? realTrace;
         return behaviour(row, context);
       },
     },
@@ -220,6 +221,58 @@ describe("failures", () => {
     expect(failed.attempts).toBe(1);
     expect(failed.error).toMatchObject({ code: "chain_provider_not_configured", retryable: false });
     expect(failed.error?.message).toMatch(/CHAIN_RPC_URL/);
+  });
+});
+
+describe("a map too large to keep", () => {
+  /** An asset map of the planted peel chain whose job runs the real trace with `maxResultBytes`; its result's size as JSON when it ran whole. */
+  async function mapWithLimit(tenant: Tenant, matterId: string, maxResultBytes: number | undefined) {
+    const scenario = sandboxSyntheticChain().scenarios.find((s) => s.id === "peel_to_exchange-1")!;
+    const created = await runWrite(deps, actor(tenant), (write) =>
+      createAssetMap(write, {
+        params: {},
+        body: {
+          matter_id: matterId,
+          wallets: [{ address: scenario.subject, incident_block: scenario.incident_block }],
+        },
+      }),
+    );
+    const measured = { bytes: 0 };
+    behaviours.set(created.job_id, async (row, context) => {
+      const result = await realTrace(row, maxResultBytes === undefined ? context : { ...context, maxResultBytes });
+      measured.bytes = Buffer.byteLength(JSON.stringify(result));
+      return result;
+    });
+    return { created, measured };
+  }
+
+  it("fails at once, naming its size, when its result is over the limit by one byte; at the limit it is kept", async () => {
+    const tenant = await sandboxTenant();
+    const matterId = await newMatter(tenant);
+    const whole = await mapWithLimit(tenant, matterId, undefined);
+    await waitForStatus(tenant, whole.created.job_id, "succeeded");
+    const size = whole.measured.bytes;
+    expect(size).toBeGreaterThan(1_000);
+
+    const over = await mapWithLimit(tenant, matterId, size - 1);
+    const failed = await waitForStatus(tenant, over.created.job_id, "failed");
+    expect(failed).toMatchObject({
+      attempts: 1,
+      result: null,
+      error: { code: "trace_result_too_large", retryable: false },
+    });
+    expect(failed.error?.message).toMatch(
+      /^The trace's map is \d+\.\d MiB as JSON \(\d+ edges, \d+ wallets and terminals\), more than the \d+\.\d MiB a job's result may hold\. Trace fewer wallets or fewer hops \(max_hops\)\.$/,
+    );
+    expect(attemptsSeen.get(over.created.job_id)).toEqual([1]);
+    expect(await eventTypes(tenant, over.created.job_id)).toEqual(["job.created", "job.failed"]);
+    const map = await retrieveAssetMap({ ...deps, actor: actor(tenant) }, { params: { map_id: over.created.map_id } });
+    expect(map).toMatchObject({ status: "failed", edges: [], wallets: [] });
+
+    const exact = await mapWithLimit(tenant, matterId, size);
+    const kept = await waitForStatus(tenant, exact.created.job_id, "succeeded");
+    expect(exact.measured.bytes).toBe(size);
+    expect(kept.result).toMatchObject({ object: "crypto_asset_map", map_id: exact.created.map_id });
   });
 });
 

@@ -81,7 +81,7 @@ function buildCase(input: RandomCase): SyntheticChain {
 function run(
   chain: SyntheticChain,
   input: RandomCase,
-  overrides: { model?: TaintModel; viaProvider?: boolean; maxExpansions?: number } = {},
+  overrides: { model?: TaintModel; viaProvider?: boolean; maxExpansions?: number; maxEdges?: number } = {},
 ): Promise<TraceResult> {
   return traceOutflows(
     {
@@ -101,7 +101,10 @@ function run(
       graph: overrides.viaProvider ? undefined : chain.graph,
       labels: overrides.viaProvider ? chain.labelIndex : undefined,
       issuers: createIssuerRegistry(chain.issuers),
-      budget: overrides.maxExpansions === undefined ? undefined : { max_expansions: overrides.maxExpansions },
+      budget: {
+        ...(overrides.maxExpansions === undefined ? {} : { max_expansions: overrides.maxExpansions }),
+        ...(overrides.maxEdges === undefined ? {} : { max_edges: overrides.maxEdges }),
+      },
     },
   );
 }
@@ -215,6 +218,22 @@ describe("trace properties on random chains", () => {
         expect(hit).toBe(unbounded.budget.expansions > limit);
         expect(bounded.truncated).toBe(hit);
         expect(bounded.budget.expansions).toBeLessThanOrEqual(limit);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  // What bounds a map's size: each of its edges is a transfer the trace read.
+  it("holds no more edges than the transfers it read, and reads no more than max_edges, on either path", async () => {
+    await fc.assert(
+      fc.asyncProperty(randomCase, fc.integer({ min: 0, max: 30 }), fc.boolean(), async (input, limit, viaProvider) => {
+        const chain = buildCase(input);
+        const bounded = await run(chain, input, { maxEdges: limit, viaProvider });
+        expect(bounded.budget.max_edges).toBe(limit);
+        expect(bounded.budget.edges_read).toBeLessThanOrEqual(limit);
+        expect(bounded.edge_count).toBeLessThanOrEqual(bounded.budget.edges_read);
+        const unbounded = await run(chain, input, { viaProvider });
+        expect(bounded.truncation.some((t) => t.reason === "max_edges")).toBe(unbounded.budget.edges_read > limit);
       }),
       { numRuns: 100 },
     );

@@ -26,6 +26,8 @@ export interface TraceJobContext {
   timeBudgetMs?: number;
   /** the engine's budgets (addresses opened, transfers read); default the engine's */
   budget?: TraceBudget;
+  /** a job's result larger than this as JSON fails the job (default `TRACE_RESULT_MAX_BYTES`) */
+  maxResultBytes?: number;
 }
 
 /** The trace fields of an asset map as the contract types them, plus the taint model a job's result names. */

@@ -16,13 +16,41 @@ export const executeTraceJob = async (row: JobRow, context: JobExecutionContext)
     throw new JobRunError("invalid_trace_request", "The job's input is not a trace request.", false);
   }
   const result = await runTraceJob(input, { ...context, environment: row.environment });
-  return {
+  const jobResult: TraceJobResult = {
     object: "crypto_asset_map",
     map_id: input.map_id ?? null,
     matter_id: row.matterId,
     ...assetMapFieldsOf(result),
   };
+  assertStorable(jobResult, context.maxResultBytes ?? TRACE_RESULT_MAX_BYTES);
+  return jobResult;
 };
+
+/**
+ * The largest trace result a job keeps, as JSON. It is written three times in one transaction (the
+ * job, its `job.completed` event, the asset map), each a PostgreSQL jsonb value, which holds at most
+ * 256 MiB and takes about 1.14 times the JSON's size for a map (measured): 128 MiB leaves room to spare.
+ */
+export const TRACE_RESULT_MAX_BYTES = 128 * 2 ** 20;
+
+/** A map too large to store fails its job at once with a reason the caller can act on, instead of failing the write. */
+function assertStorable(result: TraceJobResult, maxBytes: number): void {
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(result));
+  } catch (error) {
+    // Longer than a JavaScript string can be.
+    if (!(error instanceof RangeError)) throw error;
+    bytes = Number.POSITIVE_INFINITY;
+  }
+  if (bytes <= maxBytes) return;
+  const size = Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : "larger than a JSON text can be";
+  throw new JobRunError(
+    "trace_result_too_large",
+    `The trace's map is ${size} as JSON (${result.edge_count} edges, ${result.node_count} wallets and terminals), more than the ${(maxBytes / 2 ** 20).toFixed(1)} MiB a job's result may hold. Trace fewer wallets or fewer hops (max_hops).`,
+    false,
+  );
+}
 
 export const JOB_EXECUTORS: Record<JobRow["type"], JobExecutor> = {
   "crypto.trace": executeTraceJob,

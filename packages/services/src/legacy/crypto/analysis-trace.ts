@@ -15,7 +15,7 @@ import { readMatter } from "../../matters/load-matter";
 import type { MatterRow } from "../../matters/present-matter";
 
 /**
- * The bounds of a trace run within a request: far below an asset map job's (5,000 addresses, 500,000
+ * The bounds of a trace run within a request: far below an asset map job's (5,000 addresses, 50,000
  * transfers, 5 minutes), so an answer comes in seconds; a bound reached is reported, never hidden. The
  * trace runs on the request's event loop, so its time budget is also how long one call can hold up
  * the listener's other requests.
