@@ -450,8 +450,9 @@ async function main(): Promise<void> {
   const full = await profiled("full", () =>
     timeAsync(() => traceOutflows(worstRequest("fifo"), { provider, graph, issuers, budget: unbounded })),
   );
+  const jsonLength = JSON.stringify(full.value).length;
   console.log(
-    `  full result (fifo, once): ${full.ms.toFixed(0)} ms for ${full.value.edge_count.toLocaleString("en")} edges and ${full.value.node_count.toLocaleString("en")} nodes as JSON-ready objects`,
+    `  full result (fifo, once): ${full.ms.toFixed(0)} ms for ${full.value.edge_count.toLocaleString("en")} edges and ${full.value.node_count.toLocaleString("en")} nodes as JSON-ready objects, ${mib(jsonLength)} as JSON (${(jsonLength / full.value.edge_count).toFixed(0)} B per edge)`,
   );
   memory("full worst-case result");
 
