@@ -42,6 +42,29 @@ export function canonicalize(value: unknown): string {
   }
 }
 
+/**
+ * `canonicalize` of `record` with the members named in `canonicalMembers` given as their canonical text
+ * already: the same text as canonicalizing the record with those members as values. A large member can
+ * so be canonicalized ahead of the moment the rest is known (an event's data before its chain is locked).
+ */
+export function canonicalizeWithMembers(
+  record: Record<string, unknown>,
+  canonicalMembers: Record<string, string>,
+): string {
+  const keys = Object.keys(record);
+  for (const key of Object.keys(canonicalMembers)) if (!Object.hasOwn(record, key)) keys.push(key);
+  keys.sort();
+  let out = "{";
+  for (const key of keys) {
+    const given = Object.hasOwn(canonicalMembers, key) ? canonicalMembers[key] : undefined;
+    const item = given === undefined ? record[key] : undefined;
+    if (given === undefined && item === undefined) continue;
+    if (out.length > 1) out += ",";
+    out += `${canonicalString(key)}:${given ?? canonicalize(item)}`;
+  }
+  return `${out}}`;
+}
+
 function canonicalString(text: string): string {
   if (!text.isWellFormed()) throw new TypeError("JCS: lone surrogate in string");
   return JSON.stringify(text);

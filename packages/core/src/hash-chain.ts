@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
-import { canonicalize } from "./canonical-json";
+import { canonicalize, canonicalizeWithMembers } from "./canonical-json";
 import { sha256Hex } from "./hashing";
 
 export const GENESIS_PREV_HASH = "0".repeat(64);
@@ -54,9 +54,14 @@ export interface ChainCheckpoint extends ChainPoint {
 
 /** hash = sha256(prev_hash + "\n" + JCS(event without hash and signature)), lowercase hex. */
 export function computeEventHash(event: UnsignedChainEvent): string {
-  const { id, object, type, created, livemode, api_version, data, audit_ref, sequence, prev_hash } = event;
-  const hashed = { id, object, type, created, livemode, api_version, data, audit_ref, sequence, prev_hash };
-  return sha256Hex(`${prev_hash}\n${canonicalize(hashed)}`);
+  return computeEventHashOver(event, canonicalize(event.data));
+}
+
+/** `computeEventHash` with `canonicalize(event.data)` made ahead of time, by a caller that needs it early. */
+export function computeEventHashOver(event: UnsignedChainEvent, canonicalData: string): string {
+  const { id, object, type, created, livemode, api_version, audit_ref, sequence, prev_hash } = event;
+  const envelope = { id, object, type, created, livemode, api_version, audit_ref, sequence, prev_hash };
+  return sha256Hex(`${prev_hash}\n${canonicalizeWithMembers(envelope, { data: canonicalData })}`);
 }
 
 /** Ed25519 signature over the UTF-8 bytes of the lowercase hex hash, encoded as lowercase hex. */
@@ -74,8 +79,13 @@ export function verifyEventSignature(hash: string, signature: string, publicKey:
   return verify(null, Buffer.from(hash, "utf8"), publicKey, Buffer.from(signature, "hex"));
 }
 
-export function sealEvent(event: UnsignedChainEvent, privateKey: KeyObject): ChainEvent {
-  const hash = computeEventHash(event);
+/** `options.canonicalData`: `canonicalize(event.data)`, when the caller made it ahead of time. */
+export function sealEvent(
+  event: UnsignedChainEvent,
+  privateKey: KeyObject,
+  options: { canonicalData?: string } = {},
+): ChainEvent {
+  const hash = computeEventHashOver(event, options.canonicalData ?? canonicalize(event.data));
   return { ...event, hash, signature: signEventHash(hash, privateKey) };
 }
 

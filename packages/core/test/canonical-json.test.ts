@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalize } from "../src/canonical-json";
+import { canonicalize, canonicalizeWithMembers } from "../src/canonical-json";
 
 /** The IEEE 754 double with the given 64-bit pattern. */
 function doubleFromBits(bits: bigint): number {
@@ -187,5 +187,27 @@ describe("canonicalize: strings", () => {
     expect(() => canonicalize(["ok", "\udfff"])).toThrow(TypeError);
     expect(() => canonicalize({ "\ud800": 1 })).toThrow(TypeError);
     expect(() => canonicalize({ nested: { value: "x\udbff" } })).toThrow(TypeError);
+  });
+});
+
+describe("canonicalizeWithMembers", () => {
+  const record = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 8 });
+
+  it("gives the text canonicalize gives when the named members are passed as their canonical text", () => {
+    fc.assert(
+      fc.property(record, fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1, maxKeys: 3 }), (rest, given) => {
+        const whole = { ...rest, ...given };
+        const texts = Object.fromEntries(Object.entries(given).map(([key, value]) => [key, canonicalize(value)]));
+        // The record may hold the same keys with other values: the given text wins, as in `whole`.
+        expect(canonicalizeWithMembers(rest, texts)).toBe(canonicalize(whole));
+      }),
+    );
+  });
+
+  it("places a given member among the others by UTF-16 order, and reads no inherited key", () => {
+    expect(canonicalizeWithMembers({ b: 2, "\u20ac": 3, toString: 4 }, { data: "[1]" })).toBe(
+      '{"b":2,"data":[1],"toString":4,"\u20ac":3}',
+    );
+    expect(canonicalizeWithMembers({ constructor: 1 }, {})).toBe('{"constructor":1}');
   });
 });

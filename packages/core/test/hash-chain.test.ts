@@ -5,6 +5,7 @@ import {
   type ChainEvent,
   checkpointSigningInput,
   computeEventHash,
+  computeEventHashOver,
   createChainVerifier,
   eventSigningKeyFromSeed,
   GENESIS_PREV_HASH,
@@ -147,6 +148,16 @@ describe("event hash: golden vector", () => {
 
   it('computes the golden hash sha256(prev_hash + "\\n" + JCS(event))', () => {
     expect(computeEventHash(FIRST_EVENT)).toBe(FIRST_EVENT_HASH);
+  });
+
+  it("gives the golden hash from data canonicalized ahead of time, and seals with it", () => {
+    const canonicalData = canonicalize(FIRST_EVENT.data);
+    expect(computeEventHashOver(FIRST_EVENT, canonicalData)).toBe(FIRST_EVENT_HASH);
+    expect(sealEvent(FIRST_EVENT, signingKey, { canonicalData })).toEqual(sealEvent(FIRST_EVENT, signingKey));
+    // The text given is what is hashed: other data, another hash.
+    expect(computeEventHashOver(FIRST_EVENT, canonicalize({ ...FIRST_EVENT.data, extra: 1 }))).not.toBe(
+      FIRST_EVENT_HASH,
+    );
   });
 
   it("ignores hash, signature and any unknown extra field when hashing", () => {

@@ -2,6 +2,7 @@ import type { KeyObject } from "node:crypto";
 import type { EventType } from "@crs/contract";
 import {
   type ChainEvent,
+  canonicalize,
   type Environment,
   formatTimestamp,
   GENESIS_PREV_HASH,
@@ -78,8 +79,17 @@ const writeEvent = statementBuiltOnce(
  * enabled endpoint whose filter matches (or the organization's fallback URL) and adds its job, so a
  * committed event always has its deliveries and a rolled-back one never does. Both statements are
  * rendered once and run prepared.
+ *
+ * `canonicalData` is `canonicalize(event.data)`: a caller that makes it before the first append of its
+ * transaction keeps the chain head locked only for hashing and writing, not for canonicalizing a large
+ * payload (a trace's result is tens of megabytes).
  */
-export async function appendEvent(tx: Transaction, event: NewEvent, sealing: EventSealing): Promise<ChainEvent> {
+export async function appendEvent(
+  tx: Transaction,
+  event: NewEvent,
+  sealing: EventSealing,
+  canonicalData = canonicalize(event.data),
+): Promise<ChainEvent> {
   const tenant = { organizationId: event.organizationId, environment: event.environment };
   const [head] = await takeChainHead(tx, tenant);
   if (!head) throw new Error("chain head vanished inside its own transaction");
@@ -97,7 +107,7 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     sequence: Number(head.head_sequence) + 1,
     prev_hash: head.head_hash,
   };
-  const sealed = sealEvent(unsigned, sealing.signingKey);
+  const sealed = sealEvent(unsigned, sealing.signingKey, { canonicalData });
   const outbox: WebhookOutboxValues = {
     ...tenant,
     eventId: sealed.id,
@@ -110,7 +120,8 @@ export async function appendEvent(tx: Transaction, event: NewEvent, sealing: Eve
     sequence: sealed.sequence,
     livemode: sealed.livemode,
     apiVersion: sealed.api_version,
-    data: JSON.stringify(sealed.data),
+    // The canonical text is JSON too: jsonb reads the same value from it.
+    data: canonicalData,
     auditRef: sealed.audit_ref,
     matterId: event.matterId,
     prevHash: sealed.prev_hash,

@@ -1,4 +1,5 @@
 import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
+import { canonicalize } from "@crs/core";
 import {
   appendEvent,
   type EventSealing,
@@ -89,7 +90,9 @@ function createWriteContext(
 async function appendRecorded(tx: Transaction, deps: ServiceDeps, recorded: readonly NewEvent[]): Promise<void> {
   if (recorded.length === 0) return;
   const sealing = sealingOf(deps);
-  for (const event of recorded) await appendEvent(tx, event, sealing);
+  // Before the first append takes the chain head: the head stays locked only while the events are hashed and written.
+  const canonicalData = recorded.map((event) => canonicalize(event.data));
+  for (const [i, event] of recorded.entries()) await appendEvent(tx, event, sealing, canonicalData[i]);
 }
 
 /**
