@@ -154,6 +154,13 @@ describe("a sandbox asset map", () => {
       taint_model: { name: "fifo", amounts: "conserved" },
     });
     expect(map.edge_count).toBeGreaterThan(0);
+    // The map holds its job's result field for field, and the job.completed event holds the job as it is read.
+    const { object: _object, map_id: _mapId, matter_id: _matterId, ...traceFields } = result;
+    expect(map).toMatchObject(traceFields);
+    const [completed] = await deps.sql<{ data: { object: unknown } }[]>`
+      select data from events where organization_id = ${tenant.organizationId} and type = 'job.completed'
+         and data->>'job_id' = ${created.job_id}`;
+    expect(completed?.data.object).toEqual(job);
     expect(map.terminals.map((t) => t.address)).toContain(scenario.terminal.address);
     const hypothesis = map.exchange_hypotheses.find((h) => h.wallet === scenario.deposit?.address);
     expect(hypothesis).toMatchObject({ exchange: scenario.deposit.exchange });

@@ -1,5 +1,6 @@
 import { parseDecimalToBaseUnits } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
+import { sql } from "drizzle-orm";
 import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
 import type { JobRow } from "./present-job";
@@ -25,8 +26,15 @@ export async function settleAssetMapOfJob(write: WriteContext, job: JobRow): Pro
   if (job.status !== "succeeded" && job.status !== "failed" && job.status !== "canceled") return;
   const now = write.clock();
   const result = job.status === "succeeded" ? job.result : null;
+  // A succeeded map takes its job's stored result inside the database, not sent over the wire again.
+  const stored = sql`(select ${schema.jobs.result} from ${schema.jobs} where ${tenantRow(schema.jobs, write.actor, job.id)})`;
   await write.tx
     .update(schema.assetMaps)
-    .set({ status: job.status, result, exposureUsdCents: exposureUsdCents(result), ...writeStamp(write.actor, now) })
+    .set({
+      status: job.status,
+      result: result === null ? null : stored,
+      exposureUsdCents: exposureUsdCents(result),
+      ...writeStamp(write.actor, now),
+    })
     .where(tenantRow(schema.assetMaps, write.actor, mapId));
 }

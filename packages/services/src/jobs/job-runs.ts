@@ -1,7 +1,7 @@
 import { AppError } from "@crs/contract";
 import { afterFailedRun, type Environment, type JobError, jobRetryDelayMs } from "@crs/core";
 import { schema, tenantRow } from "@crs/db";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import { writeStamp } from "../audit";
 import type { ServiceDeps, WriteContext } from "../context";
 import { systemActor } from "../system-actor";
@@ -89,6 +89,8 @@ function heldBy(row: JobRow | null, run: JobRun): row is JobRow {
 
 export type JobOutcome = "succeeded" | "retry" | "failed" | "discarded";
 
+const { result: _result, ...JOB_COLUMNS_BUT_RESULT } = getTableColumns(schema.jobs);
+
 /**
  * Records a run's result: `succeeded`, the result and `job.completed` in one transaction, only while
  * the run still holds the row. A canceled or superseded run's result is discarded.
@@ -98,7 +100,7 @@ export function recordJobSuccess(deps: ServiceDeps, run: JobRun, result: Record<
     const row = await lockedOrNull(write, run.ref);
     if (!heldBy(row, run)) return "discarded";
     const now = write.clock();
-    const [done] = await write.tx
+    const [updated] = await write.tx
       .update(schema.jobs)
       .set({
         status: "succeeded",
@@ -109,8 +111,10 @@ export function recordJobSuccess(deps: ServiceDeps, run: JobRun, result: Record<
         ...writeStamp(write.actor, now),
       })
       .where(tenantRow(schema.jobs, write.actor, row.id))
-      .returning();
-    if (!done) throw new Error("job update returned nothing");
+      // Not the result: it is what was just sent, and a trace's runs to tens of megabytes.
+      .returning(JOB_COLUMNS_BUT_RESULT);
+    if (!updated) throw new Error("job update returned nothing");
+    const done: JobRow = { ...updated, result };
     write.recordEvent({
       type: "job.completed",
       idField: "job_id",
