@@ -1,11 +1,12 @@
 import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
-import { canonicalize } from "@crs/core";
 import {
   appendEvent,
   type EventSealing,
   enqueueJob,
   findIdempotencyRecord,
   type NewEvent,
+  type PreparedEventData,
+  prepareEventData,
   storeIdempotencyRecord,
   type Transaction,
 } from "@crs/db";
@@ -90,9 +91,10 @@ function createWriteContext(
 async function appendRecorded(tx: Transaction, deps: ServiceDeps, recorded: readonly NewEvent[]): Promise<void> {
   if (recorded.length === 0) return;
   const sealing = sealingOf(deps);
-  // Before the first append takes the chain head: the head stays locked only while the events are hashed and written.
-  const canonicalData = recorded.map((event) => canonicalize(event.data));
-  for (const [i, event] of recorded.entries()) await appendEvent(tx, event, sealing, canonicalData[i]);
+  // All before the first append takes the chain head: it stays locked only while the events are hashed and written.
+  const prepared: PreparedEventData[] = [];
+  for (const [i, event] of recorded.entries()) prepared.push(await prepareEventData(tx, event, String(i)));
+  for (const [i, event] of recorded.entries()) await appendEvent(tx, event, sealing, prepared[i]);
 }
 
 /**
