@@ -10,10 +10,32 @@
  *   notes the time; latency = task start - commit.
  * Jobs are dispatched one at a time, `BENCH_GAP_MS` apart, so each measures an idle worker woken by
  * NOTIFY (no queueing). Same database, same process, the two runs one after the other.
+ *
+ * Then, recording a large result: a trace map of the busiest address of the 1M-event synthetic chain
+ * (poison, default budget: tens of megabytes of JSON), recorded by the real `recordJobSuccess` for an
+ * asset map's job (the job row, job.completed with the job as its object, the map), beside a bare
+ * transaction writing the same JSON three times as jsonb with one plain SQL statement each. Meanwhile a
+ * second process locks and releases the organization's chain head every few milliseconds, as any other
+ * write of the organization would: its longest wait is how long the recording held up those writes.
  */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { createIssuerRegistry, generateSyntheticChain, SyntheticChainProvider, traceOutflows } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
-import { createServiceDeps, issueSandboxKey, runWrite, systemActor } from "@crs/services";
+import {
+  assetMapFieldsOf,
+  claimJobRun,
+  createServiceDeps,
+  DEFAULT_JOB_RUN_SETTINGS,
+  issueSandboxKey,
+  recordJobSuccess,
+  runWrite,
+  type ServiceDeps,
+  systemActor,
+} from "@crs/services";
+import { createAssetMap } from "@crs/services/crypto/create-asset-map";
 import { createJob } from "@crs/services/jobs/create-job";
+import { createMatter } from "@crs/services/matters/create-matter";
 import { Logger, run } from "graphile-worker";
 import { z } from "zod";
 import { silentLogger } from "../apps/worker/src/logger";
@@ -128,10 +150,111 @@ async function main() {
     console.log(
       `  ratio ours / bare                p50 ${(o.p50 / b.p50).toFixed(2)}x  p99 ${(o.p99 / b.p99).toFixed(2)}x`,
     );
+
+    await largeResult(deps, database.url, tenant);
   } finally {
     await deps.close();
     await database.drop();
   }
+}
+
+/**
+ * A second process that takes the organization's chain head (as every write of the organization does
+ * to append its event) and releases it at once, in a loop; `stop` gives its longest wait in ms.
+ */
+function chainHeadProbe(databaseUrl: string, tenant: { organizationId: string; environment: string }) {
+  const script = `
+    const postgres = require("postgres");
+    const sql = postgres(process.env.PROBE_URL, { max: 1, onnotice: () => {} });
+    let longest = 0, running = true;
+    process.stdin.on("data", () => { running = false; });
+    (async () => {
+      console.log("ready");
+      while (running) {
+        const start = performance.now();
+        await sql.begin((tx) => tx\`select 1 from chain_heads where organization_id = \${process.env.PROBE_ORG}
+                                      and environment = \${process.env.PROBE_ENV} for update\`);
+        longest = Math.max(longest, performance.now() - start);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      console.log(String(longest));
+      await sql.end();
+    })();`;
+  const child = spawn(process.execPath, ["-e", script], {
+    cwd: new URL("../packages/db/", import.meta.url),
+    env: { ...process.env, PROBE_URL: databaseUrl, PROBE_ORG: tenant.organizationId, PROBE_ENV: tenant.environment },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    ready: lines.next(),
+    async stop(): Promise<number> {
+      child.stdin.end("stop\n");
+      return Number((await lines.next()).value);
+    },
+  };
+}
+
+async function largeResult(
+  deps: ServiceDeps,
+  databaseUrl: string,
+  tenant: { organizationId: string; environment: "sandbox" },
+): Promise<void> {
+  const chain = generateSyntheticChain({ seed: 42, users: 200_000, events: 1_000_000, scenarios: 2 });
+  const trace = await traceOutflows(
+    {
+      network: chain.network,
+      subjects: [{ address: chain.busiestUsers[0]!, incident_block: 1n, source_refs: [] }],
+      taint_model: "poison",
+      traced_at: "2026-07-05T12:00:00.000Z",
+    },
+    { provider: new SyntheticChainProvider(chain), graph: chain.graph, issuers: createIssuerRegistry(chain.issuers) },
+  );
+  const actor = () => systemActor(tenant, "bench", deps.newId("request"));
+  const matter = await runWrite(deps, actor(), (write) =>
+    createMatter(write, { params: {}, body: { name: "Bench v. Large", mode: "recovery" } }),
+  );
+  const map = await runWrite(deps, actor(), (write) =>
+    createAssetMap(write, {
+      params: {},
+      body: { matter_id: matter.id, wallets: [{ address: chain.busiestUsers[0]!, incident_block: 1 }] },
+    }),
+  );
+  const result = { object: "crypto_asset_map", map_id: map.map_id, matter_id: matter.id, ...assetMapFieldsOf(trace) };
+  const json = JSON.stringify(result);
+
+  const ref = { ...tenant, jobId: map.job_id };
+  const run = await claimJobRun(deps, ref, DEFAULT_JOB_RUN_SETTINGS);
+  if (!run) throw new Error("the bench could not claim its job");
+  const ourProbe = chainHeadProbe(databaseUrl, tenant);
+  await ourProbe.ready;
+  let start = performance.now();
+  const outcome = await recordJobSuccess(deps, run, result);
+  const oursMs = performance.now() - start;
+  const oursWait = await ourProbe.stop();
+  if (outcome !== "succeeded") throw new Error(`the bench's job ended ${outcome}`);
+
+  await deps.sql`create table bench_results (id serial primary key, result jsonb not null)`;
+  const bareProbe = chainHeadProbe(databaseUrl, tenant);
+  await bareProbe.ready;
+  start = performance.now();
+  await deps.sql.begin(async (tx) => {
+    for (let i = 0; i < 3; i++) await tx`insert into bench_results (result) values (${json}::jsonb)`;
+  });
+  const bareMs = performance.now() - start;
+  const bareWait = await bareProbe.stop();
+
+  const mb = (json.length / 2 ** 20).toFixed(1);
+  console.log(
+    `\nrecording a large result: a trace map of ${trace.edge_count.toLocaleString("en")} edges, ${mb} MiB of JSON`,
+  );
+  console.log(
+    `  ours (job row, job.completed event, asset map)  ${oursMs.toFixed(0).padStart(6)} ms  longest wait of another write of the organization ${oursWait.toFixed(0)} ms`,
+  );
+  console.log(
+    `  bare (the JSON inserted three times as jsonb)   ${bareMs.toFixed(0).padStart(6)} ms  longest wait of another write of the organization ${bareWait.toFixed(0)} ms`,
+  );
+  console.log(`  ratio ours / bare ${(oursMs / bareMs).toFixed(2)}x`);
 }
 
 main().catch((error: unknown) => {
