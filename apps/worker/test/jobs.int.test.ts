@@ -114,22 +114,40 @@ async function eventTypes(tenant: Tenant, jobId: string): Promise<string[]> {
   return rows.map((row) => row.type);
 }
 
+/** The sandbox chain's planted peel chain into an exchange's deposit address. */
+function peelChain() {
+  const scenario = sandboxSyntheticChain().scenarios.find((s) => s.id === "peel_to_exchange-1");
+  if (!scenario?.terminal || !scenario.deposit) throw new Error("the sandbox chain lacks its planted peel chain");
+  return { ...scenario, terminal: scenario.terminal, deposit: scenario.deposit };
+}
+
+/** An asset map of the planted peel chain on the matter, its job dispatched. */
+function peelChainMap(
+  tenant: Tenant,
+  matterId: string,
+  sourceRefs?: Array<{ source_id: string; source_type: string; title: string }>,
+) {
+  const scenario = peelChain();
+  return runWrite(deps, actor(tenant), (write) =>
+    createAssetMap(write, {
+      params: {},
+      body: {
+        matter_id: matterId,
+        wallets: [{ address: scenario.subject, incident_block: scenario.incident_block }],
+        ...(sourceRefs ? { source_refs: sourceRefs } : {}),
+      },
+    }),
+  );
+}
+
 describe("a sandbox asset map", () => {
   it("is traced on the synthetic chain: the planted peel chain ends at its exchange, with the deposit hypothesis", async () => {
     const tenant = await sandboxTenant();
     const matterId = await newMatter(tenant);
-    const scenario = sandboxSyntheticChain().scenarios.find((s) => s.id === "peel_to_exchange-1");
-    if (!scenario?.terminal || !scenario.deposit) throw new Error("the sandbox chain lacks its planted peel chain");
-    const created = await runWrite(deps, actor(tenant), (write) =>
-      createAssetMap(write, {
-        params: {},
-        body: {
-          matter_id: matterId,
-          wallets: [{ address: scenario.subject, incident_block: scenario.incident_block }],
-          source_refs: [{ source_id: "exhibit-4", source_type: "court_record", title: "Exhibit 4" }],
-        },
-      }),
-    );
+    const scenario = peelChain();
+    const created = await peelChainMap(tenant, matterId, [
+      { source_id: "exhibit-4", source_type: "court_record", title: "Exhibit 4" },
+    ]);
     expect(created.status).toBe("processing");
     const job = await waitForStatus(tenant, created.job_id, "succeeded");
     expect(job).toMatchObject({
@@ -234,16 +252,7 @@ describe("failures", () => {
 describe("a map too large to keep", () => {
   /** An asset map of the planted peel chain whose job runs the real trace with `maxResultBytes`; its result's size as JSON when it ran whole. */
   async function mapWithLimit(tenant: Tenant, matterId: string, maxResultBytes: number | undefined) {
-    const scenario = sandboxSyntheticChain().scenarios.find((s) => s.id === "peel_to_exchange-1")!;
-    const created = await runWrite(deps, actor(tenant), (write) =>
-      createAssetMap(write, {
-        params: {},
-        body: {
-          matter_id: matterId,
-          wallets: [{ address: scenario.subject, incident_block: scenario.incident_block }],
-        },
-      }),
-    );
+    const created = await peelChainMap(tenant, matterId);
     const measured = { bytes: 0 };
     behaviours.set(created.job_id, async (row, context) => {
       const result = await realTrace(row, maxResultBytes === undefined ? context : { ...context, maxResultBytes });
