@@ -15,11 +15,12 @@
  * (poison, default budget: tens of megabytes of JSON), recorded by the real `recordJobSuccess` for an
  * asset map's job (the job row, job.completed with the job as its object, the map), beside a bare
  * transaction writing the same JSON three times as jsonb with one plain SQL statement each. Meanwhile a
- * second process locks and releases the organization's chain head every few milliseconds, as any other
- * write of the organization would: its longest wait is how long the recording held up those writes.
+ * second process (chain-head-probe.ts) locks and releases the organization's chain head every few
+ * milliseconds, as any other write of the organization would: its longest wait is how long the
+ * recording held up those writes.
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { createIssuerRegistry, generateSyntheticChain, SyntheticChainProvider, traceOutflows } from "@crs/core";
 import { createTestDatabase } from "@crs/db/testing";
 import {
@@ -158,39 +159,25 @@ async function main() {
   }
 }
 
-/**
- * A second process that takes the organization's chain head (as every write of the organization does
- * to append its event) and releases it at once, in a loop; `stop` gives its longest wait in ms.
- */
-function chainHeadProbe(databaseUrl: string, tenant: { organizationId: string; environment: string }) {
-  const script = `
-    const postgres = require("postgres");
-    const sql = postgres(process.env.PROBE_URL, { max: 1, onnotice: () => {} });
-    let longest = 0, running = true;
-    process.stdin.on("data", () => { running = false; });
-    (async () => {
-      console.log("ready");
-      while (running) {
-        const start = performance.now();
-        await sql.begin((tx) => tx\`select 1 from chain_heads where organization_id = \${process.env.PROBE_ORG}
-                                      and environment = \${process.env.PROBE_ENV} for update\`);
-        longest = Math.max(longest, performance.now() - start);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      console.log(String(longest));
-      await sql.end();
-    })();`;
-  const child = spawn(process.execPath, ["-e", script], {
-    cwd: new URL("../packages/db/", import.meta.url),
-    env: { ...process.env, PROBE_URL: databaseUrl, PROBE_ORG: tenant.organizationId, PROBE_ENV: tenant.environment },
-    stdio: ["pipe", "pipe", "inherit"],
+/** Another writer of the organization in a child process (chain-head-probe.ts); `stop` gives its longest wait in ms. */
+async function chainHeadProbe(databaseUrl: string, tenant: { organizationId: string; environment: string }) {
+  const child = fork(fileURLToPath(new URL("./chain-head-probe.ts", import.meta.url)), [], {
+    execArgv: process.execArgv,
+    env: {
+      ...process.env,
+      PROBE_DATABASE_URL: databaseUrl,
+      PROBE_ORGANIZATION_ID: tenant.organizationId,
+      PROBE_ENVIRONMENT: tenant.environment,
+    },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = () => new Promise<Record<string, number>>((resolve) => child.once("message", resolve));
+  await next();
   return {
-    ready: lines.next(),
     async stop(): Promise<number> {
-      child.stdin.end("stop\n");
-      return Number((await lines.next()).value);
+      const answer = next();
+      child.send("stop");
+      return (await answer).longestWaitMs!;
     },
   };
 }
@@ -226,8 +213,7 @@ async function largeResult(
   const ref = { ...tenant, jobId: map.job_id };
   const run = await claimJobRun(deps, ref, DEFAULT_JOB_RUN_SETTINGS);
   if (!run) throw new Error("the bench could not claim its job");
-  const ourProbe = chainHeadProbe(databaseUrl, tenant);
-  await ourProbe.ready;
+  const ourProbe = await chainHeadProbe(databaseUrl, tenant);
   let start = performance.now();
   const outcome = await recordJobSuccess(deps, run, result);
   const oursMs = performance.now() - start;
@@ -235,8 +221,7 @@ async function largeResult(
   if (outcome !== "succeeded") throw new Error(`the bench's job ended ${outcome}`);
 
   await deps.sql`create table bench_results (id serial primary key, result jsonb not null)`;
-  const bareProbe = chainHeadProbe(databaseUrl, tenant);
-  await bareProbe.ready;
+  const bareProbe = await chainHeadProbe(databaseUrl, tenant);
   start = performance.now();
   await deps.sql.begin(async (tx) => {
     for (let i = 0; i < 3; i++) await tx`insert into bench_results (result) values (${json}::jsonb)`;
