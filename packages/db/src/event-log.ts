@@ -54,7 +54,11 @@ const takeChainHead = statementBuiltOnce<{ head_sequence: string; head_hash: str
  */
 const STAGE_FROM_CHARS = 256 * 1024;
 
-/** A session's stage for large event data: emptied at every commit or rollback, never seen by another session. */
+/**
+ * A session's stage for large event data, never seen by another session. A commit empties it; a rolled
+ * back write's rows stay as dead space until the session's next staging write commits (temporary tables
+ * are not vacuumed), so a connection keeps at most one failed write's worth.
+ */
 const createStage = sql`create temporary table if not exists event_data_stage (key text primary key, data jsonb not null)
   on commit delete rows`;
 const stageData = statementBuiltOnce(

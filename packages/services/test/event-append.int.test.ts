@@ -87,19 +87,20 @@ describe("appending events", () => {
     expect(await deps.sql`select count(*)::int as n from event_data_stage`).toEqual([{ n: 0 }]);
   });
 
-  it("leaves nothing of a write that fails after staging, and stages again at the connection's next write", async () => {
+  it("leaves nothing of a write that fails after a staged append, and stages again on the same connection", async () => {
     // A new session: the failing write is the one that creates its stage, and rolling back removes it.
     const fresh = oneConnectionDeps();
     const before = await chain();
     const failing = runWrite(fresh, systemActor(tenant, "test", fresh.newId("request")), async (write) => {
       record(write, largeObject("mat_large2"));
-      // Staged first, then this one cannot be canonicalized: the write rolls back after the stage was filled.
-      record(write, { id: "mat_bad", object: "matter", name: "lone \ud800 surrogate" });
+      // Appended after the staged one, and refused by jsonb: the write rolls back after a staged append.
+      record(write, { id: "mat_bad", object: "matter", name: "a NUL \u0000 here" });
     });
-    await expect(failing).rejects.toThrow(/lone surrogate/);
+    await expect(failing).rejects.toThrow(/unsupported Unicode escape sequence/);
     expect(await chain()).toEqual(before);
     await expect(fresh.sql`select 1 from event_data_stage`).rejects.toThrow(/does not exist/);
 
+    // The statement that copies from the stage was prepared against the dropped table; it must still work.
     const large = largeObject("mat_large3");
     await runWrite(fresh, systemActor(tenant, "test", fresh.newId("request")), async (write) => record(write, large));
     await fresh.close();
@@ -108,5 +109,49 @@ describe("appending events", () => {
     expect(after.at(-1)?.data.object).toEqual(large);
     const verifier = createChainVerifier(deps.eventSigningKey);
     for (const event of after) expect(verifier.check(event)).toBeNull();
+  });
+
+  it("stages a large event before it waits for the chain head, not under it", async () => {
+    const fresh = oneConnectionDeps();
+    const pid = (await fresh.sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
+    const holder = oneConnectionDeps();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    // Another writer of the organization holds its chain head.
+    const holderDone = holder.sql.begin(async (tx) => {
+      await tx`select 1 from chain_heads where organization_id = ${tenant.organizationId}
+                 and environment = ${tenant.environment} for update`;
+      held();
+      await released;
+    });
+    await holding;
+    const large = largeObject("mat_large4");
+    const writing = runWrite(fresh, systemActor(tenant, "test", fresh.newId("request")), async (write) =>
+      record(write, large),
+    );
+    const waitingLocks = async () =>
+      (await deps.sql<{ n: number }[]>`select count(*)::int as n from pg_locks where pid = ${pid} and not granted`)[0]!
+        .n;
+    for (let tries = 0; (await waitingLocks()) === 0; tries++) {
+      if (tries > 200) throw new Error("the write never waited for the chain head");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // While it waits for the head, it already holds its stage: a relation no other session can see.
+    const [stage] = await deps.sql<{ n: number }[]>`
+      select count(*)::int as n from pg_locks l
+       where l.pid = ${pid} and l.locktype = 'relation' and l.granted
+         and not exists (select 1 from pg_class c where c.oid = l.relation and c.relpersistence = 'p')`;
+    expect(stage?.n).toBeGreaterThan(0);
+    release();
+    await holderDone;
+    await writing;
+    await Promise.all([fresh.close(), holder.close()]);
+    expect((await chain()).at(-1)?.data.object).toEqual(large);
   });
 });

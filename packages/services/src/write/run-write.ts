@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
 import {
   appendEvent,
@@ -93,7 +94,7 @@ async function appendRecorded(tx: Transaction, deps: ServiceDeps, recorded: read
   const sealing = sealingOf(deps);
   // All before the first append takes the chain head: it stays locked only while the events are hashed and written.
   const prepared: PreparedEventData[] = [];
-  for (const [i, event] of recorded.entries()) prepared.push(await prepareEventData(tx, event, String(i)));
+  for (const event of recorded) prepared.push(await prepareEventData(tx, event, randomUUID()));
   for (const [i, event] of recorded.entries()) await appendEvent(tx, event, sealing, prepared[i]);
 }
 
