@@ -278,7 +278,9 @@ describe("a map too large to keep", () => {
       error: { code: "trace_result_too_large", retryable: false },
     });
     expect(failed.error?.message).toMatch(
-      /^The trace's map is \d+\.\d MiB as JSON \(\d+ edges, \d+ wallets and terminals\), more than the \d+\.\d MiB a job's result may hold\. Trace fewer wallets or fewer hops \(max_hops\)\.$/,
+      new RegExp(
+        `^The trace's map is ${(size).toLocaleString("en")} bytes as JSON \\(\\d+ edges, \\d+ wallets and terminals\\), more than the ${(size - 1).toLocaleString("en")} bytes a job's result may hold\\. Trace fewer wallets or fewer hops \\(max_hops\\)\\.$`,
+      ),
     );
     expect(attemptsSeen.get(over.created.job_id)).toEqual([1]);
     expect(await eventTypes(tenant, over.created.job_id)).toEqual(["job.created", "job.failed"]);

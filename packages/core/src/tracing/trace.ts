@@ -17,7 +17,8 @@ export const MAX_HOPS_CAP = 7;
 /**
  * `max_edges` also bounds the result: every edge of a map is a transfer the trace read. A map takes
  * about 1.6 KB of JSON per edge (its edge, flow and wallet; measured on the synthetic 1M-event chain),
- * so 50,000 transfers keep a map near 80 MB, which a job's result can hold (`TRACE_RESULT_MAX_BYTES`).
+ * so 50,000 transfers typically keep a map near 80 MB, which a job's result can hold; a job refuses a
+ * heavier one (`TRACE_RESULT_MAX_BYTES` in services).
  */
 export const DEFAULT_BUDGET: Required<TraceBudget> = {
   max_expansions: 5_000,

@@ -27,27 +27,32 @@ export const executeTraceJob = async (row: JobRow, context: JobExecutionContext)
 };
 
 /**
- * The largest trace result a job keeps, as JSON. It is written three times in one transaction (the
- * job, its `job.completed` event, the asset map), each a PostgreSQL jsonb value, which holds at most
- * 256 MiB and takes about 1.14 times the JSON's size for a map (measured): 128 MiB leaves room to spare.
+ * The largest trace result a job keeps, as JSON. In the transaction that records it, it is parsed into
+ * jsonb for the job and for its `job.completed` event (whose object is the job), and copied from the
+ * job to the asset map. A jsonb value holds at most 256 MiB, and a map's jsonb is about 1.14 times its
+ * JSON (measured): 128 MiB leaves room to spare.
  */
 export const TRACE_RESULT_MAX_BYTES = 128 * 2 ** 20;
 
+function sizeText(bytes: number): string {
+  return bytes < 2 ** 20 ? `${bytes.toLocaleString("en")} bytes` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
 /** A map too large to store fails its job at once with a reason the caller can act on, instead of failing the write. */
 function assertStorable(result: TraceJobResult, maxBytes: number): void {
-  let bytes: number;
+  let size: string;
   try {
-    bytes = Buffer.byteLength(JSON.stringify(result));
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    if (bytes <= maxBytes) return;
+    size = `${sizeText(bytes)} as JSON`;
   } catch (error) {
-    // Longer than a JavaScript string can be.
-    if (!(error instanceof RangeError)) throw error;
-    bytes = Number.POSITIVE_INFINITY;
+    // V8's refusal to make a string that long; anything else is not about size.
+    if (!(error instanceof RangeError && error.message === "Invalid string length")) throw error;
+    size = "too long for one JSON text";
   }
-  if (bytes <= maxBytes) return;
-  const size = Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : "larger than a JSON text can be";
   throw new JobRunError(
     "trace_result_too_large",
-    `The trace's map is ${size} as JSON (${result.edge_count} edges, ${result.node_count} wallets and terminals), more than the ${(maxBytes / 2 ** 20).toFixed(1)} MiB a job's result may hold. Trace fewer wallets or fewer hops (max_hops).`,
+    `The trace's map is ${size} (${result.edge_count} edges, ${result.node_count} wallets and terminals), more than the ${sizeText(maxBytes)} a job's result may hold. Trace fewer wallets or fewer hops (max_hops).`,
     false,
   );
 }
