@@ -26,16 +26,7 @@ export function canonicalize(value: unknown): string {
         return `${out}]`;
       }
       if (value instanceof Date) return canonicalString(value.toISOString());
-      const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      let out = "{";
-      for (const key of keys) {
-        const item = record[key];
-        if (item === undefined) continue;
-        if (out.length > 1) out += ",";
-        out += `${canonicalString(key)}:${canonicalize(item)}`;
-      }
-      return `${out}}`;
+      return canonicalObject(value as Record<string, unknown>, undefined);
     }
     default:
       throw new TypeError(`JCS cannot represent a value of type ${typeof value}`);
@@ -51,16 +42,29 @@ export function canonicalizeWithMembers(
   record: Record<string, unknown>,
   canonicalMembers: Record<string, string>,
 ): string {
+  return canonicalObject(record, canonicalMembers);
+}
+
+function canonicalObject(
+  record: Record<string, unknown>,
+  canonicalMembers: Record<string, string> | undefined,
+): string {
   const keys = Object.keys(record);
-  for (const key of Object.keys(canonicalMembers)) if (!Object.hasOwn(record, key)) keys.push(key);
+  if (canonicalMembers !== undefined) {
+    for (const key of Object.keys(canonicalMembers)) if (!Object.hasOwn(record, key)) keys.push(key);
+  }
   keys.sort();
   let out = "{";
   for (const key of keys) {
-    const given = Object.hasOwn(canonicalMembers, key) ? canonicalMembers[key] : undefined;
-    const item = given === undefined ? record[key] : undefined;
-    if (given === undefined && item === undefined) continue;
+    let text: string;
+    if (canonicalMembers !== undefined && Object.hasOwn(canonicalMembers, key)) text = canonicalMembers[key]!;
+    else {
+      const item = record[key];
+      if (item === undefined) continue;
+      text = canonicalize(item);
+    }
     if (out.length > 1) out += ",";
-    out += `${canonicalString(key)}:${given ?? canonicalize(item)}`;
+    out += `${canonicalString(key)}:${text}`;
   }
   return `${out}}`;
 }

@@ -1,4 +1,4 @@
-import type { KeyObject } from "node:crypto";
+import { type KeyObject, randomUUID } from "node:crypto";
 import type { EventType } from "@crs/contract";
 import {
   type ChainEvent,
@@ -76,9 +76,10 @@ export interface PreparedEventData {
  * that prepares every event of its write before the first append keeps the chain head locked only while
  * the events are hashed and written, not while megabytes cross the wire and are parsed.
  */
-export async function prepareEventData(tx: Transaction, event: NewEvent, stageKey: string): Promise<PreparedEventData> {
+export async function prepareEventData(tx: Transaction, event: NewEvent): Promise<PreparedEventData> {
   const canonical = canonicalize(event.data);
   if (canonical.length < STAGE_FROM_CHARS) return { canonical, stageKey: null };
+  const stageKey = randomUUID();
   await tx.execute(createStage);
   // The canonical text is JSON too: jsonb reads the same value from it.
   await stageData(tx, { key: stageKey, data: canonical });
@@ -120,13 +121,13 @@ const writeStagedEvent = statementBuiltOnce(() =>
  * committed event always has its deliveries and a rolled-back one never does. Both statements are
  * rendered once and run prepared.
  *
- * `prepared` is `prepareEventData`'s, when the caller made it before the first append of its transaction.
+ * `prepared` is `prepareEventData`'s for this event, made before the first append of the transaction.
  */
 export async function appendEvent(
   tx: Transaction,
   event: NewEvent,
   sealing: EventSealing,
-  prepared: PreparedEventData = { canonical: canonicalize(event.data), stageKey: null },
+  prepared: PreparedEventData,
 ): Promise<ChainEvent> {
   const tenant = { organizationId: event.organizationId, environment: event.environment };
   const [head] = await takeChainHead(tx, tenant);

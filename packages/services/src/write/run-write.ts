@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { AppError, badRequest, type EventType, toErrorBody } from "@crs/contract";
 import {
   appendEvent,
@@ -93,9 +92,9 @@ async function appendRecorded(tx: Transaction, deps: ServiceDeps, recorded: read
   if (recorded.length === 0) return;
   const sealing = sealingOf(deps);
   // All before the first append takes the chain head: it stays locked only while the events are hashed and written.
-  const prepared: PreparedEventData[] = [];
-  for (const event of recorded) prepared.push(await prepareEventData(tx, event, randomUUID()));
-  for (const [i, event] of recorded.entries()) await appendEvent(tx, event, sealing, prepared[i]);
+  const prepared: Array<[NewEvent, PreparedEventData]> = [];
+  for (const event of recorded) prepared.push([event, await prepareEventData(tx, event)]);
+  for (const [event, data] of prepared) await appendEvent(tx, event, sealing, data);
 }
 
 /**
