@@ -7,7 +7,7 @@ import {
   NODE_TERMINAL,
   UNREACHED,
 } from "./discovery";
-import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
+import { bigintToLimbs, LIMB, LimbLedger } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, TERMINALS, UNEXPLORED } from "./limb-tally";
 import { decideLabel, type SweepResult, type SweepTables, sweepResult } from "./sweep";
 import type { TaintLedger } from "./taint";
@@ -232,10 +232,6 @@ class EventOrderWalk {
   /** Events after the window are never read: they end here. */
   private readonly endEvent: number;
   private readonly wholeGraph: boolean;
-  private readonly entryNode: number[] = [];
-  private readonly entryAsset: number[] = [];
-  private readonly openH: number[] = [];
-  private readonly openL: number[] = [];
   /** The current event's amount as limbs (`amountLimbs`). */
   private ah = 0;
   private al = 0;
@@ -338,12 +334,8 @@ class EventOrderWalk {
     const h = before[2 * e]!;
     const l = before[2 * e + 1]!;
     const isSubject = (this.flags[node]! & NODE_SUBJECT) !== 0;
-    const id = this.ledger.openAt(slot, isSubject, h, l);
-    this.openH[id] = h;
-    this.openL[id] = l;
+    this.ledger.openAt(slot, isSubject, h, l, node, a);
     if (isSubject) this.tally.add(a, SUBJECT, h, l);
-    this.entryNode.push(node);
-    this.entryAsset.push(a);
     return slot;
   }
 
@@ -638,7 +630,7 @@ class EventOrderWalk {
   }
 
   private result(): SweepResult {
-    const { ledger, ledgerSlot, openH, openL } = this;
+    const { ledger, ledgerSlot } = this;
     this.input.ledger.adopt(ledger);
     const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = this.tally.settle();
     return sweepResult({
@@ -652,9 +644,9 @@ class EventOrderWalk {
         const id = ledgerSlot[node]! >= 0 ? ledger.entryAt(ledgerSlot[node]! + a) : -1;
         return id >= 0 ? id : undefined;
       },
-      entryNode: this.entryNode,
-      entryAsset: this.entryAsset,
-      openingOf: (id) => limbsToBigint(openH[id]!, openL[id]!),
+      entryNode: ledger.entryNodes(),
+      entryAsset: ledger.entryAssets(),
+      openingOf: (id) => ledger.openingOf(id),
       receivedBy,
       totals,
     });

@@ -140,6 +140,14 @@ export class LimbLedger {
   private slotOf = new Int32Array(64);
   /** Shortfall of each entry as a limb pair, by id (written only by outflows beyond the balance). */
   private short = new Float64Array(2 * 64);
+  /**
+   * Each entry's owner (address and asset) and opening balance as a limb pair, by id: written in id
+   * order as entries open, in columns kept across `reset` (a trace opening 100k entries would
+   * otherwise grow four arrays of its own, and collect them after).
+   */
+  private ownerNode = new Int32Array(64);
+  private ownerAsset = new Int32Array(64);
+  private opening = new Float64Array(2 * 64);
   // fifo: each entry's lots are a linked list in a shared pool (head first); consumed lots are reused.
   private lots = new Float64Array(256 * LOT);
   private lotCount = 0;
@@ -207,22 +215,32 @@ export class LimbLedger {
     if (h > LIMIT || h < -LIMIT) this.overflow = true;
   }
 
-  /** Opens an entry with an opening balance (unknown = zero, as in `TaintLedger.open`); its slot is its id. */
-  open(isSubject: boolean, openH: number, openL: number): number {
-    return this.openAt(this.size, isSubject, openH, openL);
+  /**
+   * Opens the entry of (node, asset) with an opening balance (unknown = zero, as in `TaintLedger.open`);
+   * its slot is its id.
+   */
+  open(isSubject: boolean, openH: number, openL: number, node: number, asset: number): number {
+    return this.openAt(this.size, isSubject, openH, openL, node, asset);
   }
 
-  /** Opens an entry at `slot` (not yet open); returns its id. Operations then address it by slot. */
-  openAt(slot: number, isSubject: boolean, openH: number, openL: number): number {
+  /** Opens the entry of (node, asset) at `slot` (not yet open); returns its id. Operations then address it by slot. */
+  openAt(slot: number, isSubject: boolean, openH: number, openL: number, node: number, asset: number): number {
     const id = this.size++;
     if (id >= this.slotOf.length) {
       this.slotOf = growInt(this.slotOf, id + 1);
       this.short = grow(this.short, 2 * this.slotOf.length);
+      this.ownerNode = growInt(this.ownerNode, this.slotOf.length);
+      this.ownerAsset = growInt(this.ownerAsset, this.slotOf.length);
+      this.opening = grow(this.opening, 2 * this.slotOf.length);
     }
     this.rec = grow(this.rec, (slot + 1) * REC);
     this.slotOf[id] = slot;
     this.short[2 * id] = 0;
     this.short[2 * id + 1] = 0;
+    this.ownerNode[id] = node;
+    this.ownerAsset[id] = asset;
+    this.opening[2 * id] = openH;
+    this.opening[2 * id + 1] = openL;
     this.check(openH);
     const r = slot * REC;
     const rec = this.rec;
@@ -531,6 +549,21 @@ export class LimbLedger {
   balanceHeld(id: number): bigint {
     const r = this.slotOf[id]! * REC;
     return limbsToBigint(this.rec[r + BAL_H]!, this.rec[r + BAL_L]!);
+  }
+
+  /** Address of each entry by id (a view, valid until the next `reset`). */
+  entryNodes(): Int32Array {
+    return this.ownerNode.subarray(0, this.size);
+  }
+
+  /** Asset of each entry by id (a view, valid until the next `reset`). */
+  entryAssets(): Int32Array {
+    return this.ownerAsset.subarray(0, this.size);
+  }
+
+  /** Opening balance of entry `id` (zero when it was unknown). */
+  openingOf(id: number): bigint {
+    return limbsToBigint(this.opening[2 * id]!, this.opening[2 * id + 1]!);
   }
 
   shortfallOf(id: number): bigint {

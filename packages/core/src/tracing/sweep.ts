@@ -294,13 +294,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
 
   const index = createEntryIndex(tables, assetCount);
   const ids = pairRec;
-  // Entries and their opening balances as plain columns: a tuple or bigint per entry, kept to the end
-  // of the sweep, costs the garbage collector more than the sweep's own arithmetic.
-  const entryNode: number[] = [];
-  const entryAsset: number[] = [];
-  /** Opening balance per entry: limbs, or (when read from `openingBalance`) the value itself. */
-  const openH: number[] = [];
-  const openL: number[] = [];
+  // The ledger keeps each entry's address, asset and opening balance; an opening read from
+  // `openingBalance` is also kept as given, since it can be unknown (null).
   const openValue: Array<bigint | null> = [];
   const tally = new LimbTally(assetCount);
 
@@ -337,9 +332,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         l -= LIMB;
         h += 1;
       }
-      id = ledger.open(isSubject, h, l);
-      openH[id] = h;
-      openL[id] = l;
+      id = ledger.open(isSubject, h, l, node, a);
     } else {
       const balance = input.openingBalance(node, a, openBlock[node]! - 1);
       if (balance !== null) {
@@ -356,20 +349,20 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         h = 0;
         l = 0;
       }
-      id = ledger.open(isSubject, h, l);
+      id = ledger.open(isSubject, h, l, node, a);
       openValue[id] = balance === null ? null : limbsToBigint(h, l);
     }
     if (isSubject) tally.add(a, SUBJECT, h, l);
     index.set(node, a, id);
-    entryNode.push(node);
-    entryAsset.push(a);
     return id;
   };
 
   const count = order ? order.length : graph.eventCount;
   // Beyond the limbs' range: restore the caller's tables for the bigint sweep that runs instead.
   const abandon = (): null => {
-    if (input.tables) resetSweepTables(tables, graph, state, tally.edgeEvents(), entryNode, entryAsset);
+    if (input.tables) {
+      resetSweepTables(tables, graph, state, tally.edgeEvents(), ledger.entryNodes(), ledger.entryAssets());
+    }
     return null;
   };
   for (let k = 0; k < count; k++) {
@@ -479,7 +472,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
   target.adopt(ledger);
   const { edgeEvent, edgeHop, edgeTaint, receivedBy, totals } = tally.settle();
   const openingOf = genesisBalance
-    ? (id: number): bigint | null => limbsToBigint(openH[id]!, openL[id]!)
+    ? (id: number): bigint | null => ledger.openingOf(id)
     : (id: number): bigint | null => openValue[id]!;
   return sweepResult({
     edgeEvent,
@@ -489,8 +482,8 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     parentEdge,
     openEdge,
     entryOf: index.entryOf,
-    entryNode,
-    entryAsset,
+    entryNode: ledger.entryNodes(),
+    entryAsset: ledger.entryAssets(),
     openingOf,
     receivedBy,
     totals,
