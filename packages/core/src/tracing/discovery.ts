@@ -1,4 +1,5 @@
 import { isTerminalFrom } from "./labels";
+import { NodeList } from "./node-list";
 import {
   AMOUNT_HI_WORD,
   AMOUNT_LO_WORD,
@@ -89,9 +90,9 @@ export class DiscoveryState {
    */
   discovered = false;
   /** Every address whose entries differ from the defaults (subjects and every address reached), for `reset`. */
-  readonly touched: number[] = [];
+  readonly touched = new NodeList();
   /** Addresses flagged NODE_EXPANDED, in the order they were expanded. */
-  readonly expanded: number[] = [];
+  readonly expanded = new NodeList();
   queues: number[][];
   cursor: number[];
 
@@ -134,8 +135,8 @@ export class DiscoveryState {
     }
     this.discovered = false;
     this.rankGraph = null;
-    this.touched.length = 0;
-    this.expanded.length = 0;
+    this.touched.clear();
+    this.expanded.clear();
     this.labelOf.clear();
     this.queues = Array.from({ length: maxHops + 1 }, () => []);
     this.cursor = new Array(maxHops + 1).fill(0);

@@ -71,9 +71,9 @@ export interface SweepResult {
 /** What the sweep reads of discovery's state. */
 export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock" | "labelOf"> & {
   /** Expanded addresses; when absent they are found by scanning `flags`. */
-  readonly expanded?: readonly number[];
+  readonly expanded?: Iterable<number>;
   /** Addresses discovery touched (a superset of the subjects); when absent, found by scanning `flags`. */
-  readonly touched?: readonly number[];
+  readonly touched?: Iterable<number>;
 };
 
 /**
@@ -179,14 +179,14 @@ export function resetSweepTables(
   }
 }
 
-function expandedNodes(state: SweepState, nodeCount: number): readonly number[] {
+function expandedNodes(state: SweepState, nodeCount: number): Iterable<number> {
   if (state.expanded) return state.expanded;
   const nodes: number[] = [];
   for (let n = 0; n < nodeCount; n++) if ((state.flags[n]! & NODE_EXPANDED) !== 0) nodes.push(n);
   return nodes;
 }
 
-function touchedNodes(state: SweepState, nodeCount: number): readonly number[] {
+function touchedNodes(state: SweepState, nodeCount: number): Iterable<number> {
   if (state.touched) return state.touched;
   const nodes: number[] = [];
   for (let n = 0; n < nodeCount; n++) if (state.minHop[n] !== UNREACHED) nodes.push(n);
@@ -237,7 +237,7 @@ export function runSweep(input: SweepInput): SweepResult {
 }
 
 /** Events the sweep replays (in time order), or null for every event of the graph. */
-function sweepOrder(graph: TransferGraph, expanded: readonly number[], state: SweepState, tables: SweepTables) {
+function sweepOrder(graph: TransferGraph, expanded: Iterable<number>, state: SweepState, tables: SweepTables) {
   const { openBlock } = tables;
   const { incidentOffset, incident } = graph;
   const index = timeIndexOf(graph);
