@@ -141,13 +141,13 @@ export class LimbLedger {
   /** Shortfall of each entry as a limb pair, by id (written only by outflows beyond the balance). */
   private short = new Float64Array(2 * 64);
   /**
-   * Each entry's owner (address and asset) and opening balance as a limb pair, by id: written in id
+   * Each entry's address, asset and opening balance as a limb pair, by id: written in id
    * order as entries open, in columns kept across `reset` (a trace opening 100k entries would
    * otherwise grow four arrays of its own, and collect them after).
    */
-  private ownerNode = new Int32Array(64);
-  private ownerAsset = new Int32Array(64);
-  private opening = new Float64Array(2 * 64);
+  private entryNode = new Int32Array(64);
+  private entryAsset = new Int32Array(64);
+  private openLimbs = new Float64Array(2 * 64);
   // fifo: each entry's lots are a linked list in a shared pool (head first); consumed lots are reused.
   private lots = new Float64Array(256 * LOT);
   private lotCount = 0;
@@ -216,8 +216,8 @@ export class LimbLedger {
   }
 
   /**
-   * Opens the entry of (node, asset) with an opening balance (unknown = zero, as in `TaintLedger.open`);
-   * its slot is its id.
+   * Opens the entry of (node, asset) with an opening balance (an unknown one is given as zero or as
+   * what the caller knows of it, as in `TaintLedger.open`); its slot is its id.
    */
   open(isSubject: boolean, openH: number, openL: number, node: number, asset: number): number {
     return this.openAt(this.size, isSubject, openH, openL, node, asset);
@@ -229,18 +229,18 @@ export class LimbLedger {
     if (id >= this.slotOf.length) {
       this.slotOf = growInt(this.slotOf, id + 1);
       this.short = grow(this.short, 2 * this.slotOf.length);
-      this.ownerNode = growInt(this.ownerNode, this.slotOf.length);
-      this.ownerAsset = growInt(this.ownerAsset, this.slotOf.length);
-      this.opening = grow(this.opening, 2 * this.slotOf.length);
+      this.entryNode = growInt(this.entryNode, this.slotOf.length);
+      this.entryAsset = growInt(this.entryAsset, this.slotOf.length);
+      this.openLimbs = grow(this.openLimbs, 2 * this.slotOf.length);
     }
     this.rec = grow(this.rec, (slot + 1) * REC);
     this.slotOf[id] = slot;
     this.short[2 * id] = 0;
     this.short[2 * id + 1] = 0;
-    this.ownerNode[id] = node;
-    this.ownerAsset[id] = asset;
-    this.opening[2 * id] = openH;
-    this.opening[2 * id + 1] = openL;
+    this.entryNode[id] = node;
+    this.entryAsset[id] = asset;
+    this.openLimbs[2 * id] = openH;
+    this.openLimbs[2 * id + 1] = openL;
     this.check(openH);
     const r = slot * REC;
     const rec = this.rec;
@@ -551,19 +551,24 @@ export class LimbLedger {
     return limbsToBigint(this.rec[r + BAL_H]!, this.rec[r + BAL_L]!);
   }
 
-  /** Address of each entry by id (a view, valid until the next `reset`). */
+  /**
+   * Address of each entry by id: a view of a column the ledger keeps, so it holds until the next
+   * `reset` (for a pooled ledger, until the trace that used it is released).
+   */
   entryNodes(): Int32Array {
-    return this.ownerNode.subarray(0, this.size);
+    return this.entryNode.subarray(0, this.size);
   }
 
-  /** Asset of each entry by id (a view, valid until the next `reset`). */
+  /** Asset of each entry by id: a view, valid as `entryNodes`' is. */
   entryAssets(): Int32Array {
-    return this.ownerAsset.subarray(0, this.size);
+    return this.entryAsset.subarray(0, this.size);
   }
 
-  /** Opening balance of entry `id` (zero when it was unknown). */
+  /** The balance entry `id` (0 ≤ id < size) was opened with. */
   openingOf(id: number): bigint {
-    return limbsToBigint(this.opening[2 * id]!, this.opening[2 * id + 1]!);
+    // The column outlives the entries: past `size` it still holds an earlier sweep's.
+    if (!(id >= 0 && id < this.size)) throw new RangeError(`no ledger entry ${id} (${this.size} open)`);
+    return limbsToBigint(this.openLimbs[2 * id]!, this.openLimbs[2 * id + 1]!);
   }
 
   shortfallOf(id: number): bigint {

@@ -26,11 +26,15 @@ export class NodeList implements Iterable<number> {
     this.length = 0;
   }
 
-  /** The addresses so far, as a view that later pushes do not change. */
+  /**
+   * The addresses so far, as a view: later pushes do not change it, but once the list is cleared the
+   * next pushes write over it.
+   */
   view(): Int32Array {
     return this.items.subarray(0, this.length);
   }
 
+  /** Over the addresses there were when the loop began: ones pushed during it are not visited. */
   [Symbol.iterator](): IterableIterator<number> {
     return this.view()[Symbol.iterator]();
   }

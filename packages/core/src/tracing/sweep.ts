@@ -2,6 +2,7 @@ import { type DiscoveryState, NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMIN
 import { isTerminalCategory, pickDecidingLabel } from "./labels";
 import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, type SweepTotals, TERMINALS, UNEXPLORED } from "./limb-tally";
+import type { NodeList } from "./node-list";
 
 export type { SweepTotals } from "./limb-tally";
 
@@ -54,7 +55,11 @@ export interface SweepResult {
   openEdge: Int32Array;
   /** Ledger entry of (node, asset), or undefined. */
   entryOf: (node: number, asset: number) => number | undefined;
-  /** Node and asset of each ledger entry, by entry id (ids count up in the order entries were opened). */
+  /**
+   * Node and asset of each ledger entry, by entry id (ids count up in the order entries were opened).
+   * These, `openingOf` and the views below may read the engine's pooled columns: for a computation
+   * from `computeTraceOnGraph`, read them before `releaseTraceComputation`.
+   */
   entryNode: ArrayLike<number>;
   entryAsset: ArrayLike<number>;
   /** Opening balance of entry `id` (null = unknown, treated as zero). */
@@ -68,12 +73,15 @@ export interface SweepResult {
   readonly opening: Array<bigint | null>;
 }
 
+/** Addresses a sweep may loop over more than once (not a one-pass iterator). */
+type AddressList = NodeList | readonly number[];
+
 /** What the sweep reads of discovery's state. */
 export type SweepState = Pick<DiscoveryState, "flags" | "minHop" | "arrivalBlock" | "labelOf"> & {
-  /** Expanded addresses; when absent they are found by scanning `flags`. */
-  readonly expanded?: Iterable<number>;
+  /** Expanded addresses (read more than once); when absent they are found by scanning `flags`. */
+  readonly expanded?: AddressList;
   /** Addresses discovery touched (a superset of the subjects); when absent, found by scanning `flags`. */
-  readonly touched?: Iterable<number>;
+  readonly touched?: AddressList;
 };
 
 /**
@@ -179,14 +187,14 @@ export function resetSweepTables(
   }
 }
 
-function expandedNodes(state: SweepState, nodeCount: number): Iterable<number> {
+function expandedNodes(state: SweepState, nodeCount: number): AddressList {
   if (state.expanded) return state.expanded;
   const nodes: number[] = [];
   for (let n = 0; n < nodeCount; n++) if ((state.flags[n]! & NODE_EXPANDED) !== 0) nodes.push(n);
   return nodes;
 }
 
-function touchedNodes(state: SweepState, nodeCount: number): Iterable<number> {
+function touchedNodes(state: SweepState, nodeCount: number): AddressList {
   if (state.touched) return state.touched;
   const nodes: number[] = [];
   for (let n = 0; n < nodeCount; n++) if (state.minHop[n] !== UNREACHED) nodes.push(n);
@@ -237,7 +245,7 @@ export function runSweep(input: SweepInput): SweepResult {
 }
 
 /** Events the sweep replays (in time order), or null for every event of the graph. */
-function sweepOrder(graph: TransferGraph, expanded: Iterable<number>, state: SweepState, tables: SweepTables) {
+function sweepOrder(graph: TransferGraph, expanded: AddressList, state: SweepState, tables: SweepTables) {
   const { openBlock } = tables;
   const { incidentOffset, incident } = graph;
   const index = timeIndexOf(graph);

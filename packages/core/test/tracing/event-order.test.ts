@@ -189,4 +189,33 @@ describe("event-order walk", () => {
     }
     expect(edges).toBeGreaterThan(1_000);
   }, 120_000);
+
+  it("keeps a computation's entries and opening balances while another trace over the same graph runs", () => {
+    // Entries, their addresses and opening balances live in columns of a pooled ledger: a second trace
+    // begun before the first is released must take other columns, not write over the first's.
+    const chain = generateSyntheticChain({ seed: 11, users: 300, events: 5_000, scenarios: 1 });
+    const request = (model: TaintModel, count: number): TraceRequest => ({
+      network: chain.network,
+      subjects: chain.busiestUsers.slice(0, count).map((address) => ({ address, incident_block: 0n, source_refs: [] })),
+      max_hops: 6,
+      taint_model: model,
+      traced_at: TRACED_AT,
+    });
+    const entriesOf = (computation: TraceComputation) => ({
+      entries: computation.sweep.entries,
+      opening: computation.sweep.opening,
+      held: computation.sweep.entries.map(([, , id]) => computation.ledger.taintHeld(id)),
+    });
+    const alone = computeTraceOnGraph(chain.graph, request("fifo", 3));
+    const expected = entriesOf(alone);
+    releaseTraceComputation(alone);
+    expect(expected.entries.length).toBeGreaterThan(20);
+
+    const first = computeTraceOnGraph(chain.graph, request("fifo", 3));
+    const second = computeTraceOnGraph(chain.graph, request("poison", 9));
+    expect(second.sweep.entryNode.length).toBeGreaterThan(expected.entries.length);
+    expect(entriesOf(first)).toEqual(expected);
+    releaseTraceComputation(second);
+    releaseTraceComputation(first);
+  });
 });

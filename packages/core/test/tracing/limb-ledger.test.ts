@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bigintToLimbs, limbsToBigint } from "../../src/tracing/limb-ledger";
+import { bigintToLimbs, LimbLedger, limbsToBigint } from "../../src/tracing/limb-ledger";
 
 const LIMB = 2n ** 48n;
 /** The largest high limb the sweep keeps exact: |h| ≤ 2^51. */
@@ -42,5 +42,29 @@ describe("limbs: a value as h·2^48 + l in two doubles", () => {
     expect(bigintToLimbs((LIMIT + 1n) * LIMB, out)).toBe(false);
     expect(bigintToLimbs(-(LIMIT + 1n) * LIMB, out)).toBe(false);
     expect(bigintToLimbs(2n ** 256n - 1n, out)).toBe(false);
+  });
+});
+
+describe("LimbLedger's entry columns", () => {
+  it("keeps each entry's address, asset and opening balance, and refuses an id it has not opened", () => {
+    const ledger = new LimbLedger("fifo");
+    const split = { h: 0, l: 0 };
+    const openings = [5n * 10n ** 18n, 0n, 2n ** 70n + 3n];
+    openings.forEach((opening, i) => {
+      expect(bigintToLimbs(opening, split)).toBe(true);
+      ledger.open(i === 0, split.h, split.l, 100 + i, i % 2);
+    });
+    expect([...ledger.entryNodes()]).toEqual([100, 101, 102]);
+    expect([...ledger.entryAssets()]).toEqual([0, 1, 0]);
+    expect(openings.map((_, id) => ledger.openingOf(id))).toEqual(openings);
+    expect(() => ledger.openingOf(3)).toThrow(RangeError);
+
+    // After a reset the columns still hold the old values, but no entry is open to read them by.
+    ledger.reset("poison");
+    expect(() => ledger.openingOf(0)).toThrow(RangeError);
+    expect(ledger.entryNodes().length).toBe(0);
+    ledger.open(false, 0, 7, 55, 1);
+    expect(ledger.openingOf(0)).toBe(7n);
+    expect([...ledger.entryNodes()]).toEqual([55]);
   });
 });
