@@ -1,4 +1,5 @@
 import type { TaintModel } from "./taint";
+import { growFloat64, growInt32, growUint8 } from "./typed-growth";
 
 /**
  * The taint ledger of `taint.ts` over fixed-width integers held in typed arrays, for the sweep's hot
@@ -97,27 +98,6 @@ export function bigintToLimbs(value: bigint, out: { h: number; l: number }): boo
   return true;
 }
 
-function grow(array: Float64Array<ArrayBuffer>, size: number): Float64Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Float64Array(Math.max(size, array.length * 2));
-  next.set(array);
-  return next;
-}
-
-function growByte(array: Uint8Array<ArrayBuffer>, size: number): Uint8Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Uint8Array(Math.max(size, array.length * 2));
-  next.set(array);
-  return next;
-}
-
-function growInt(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Int32Array(Math.max(size, array.length * 2));
-  next.set(array);
-  return next;
-}
-
 export class LimbLedger {
   model: TaintModel;
   private fifo: boolean;
@@ -207,7 +187,7 @@ export class LimbLedger {
   claimSlots(count: number): number {
     const first = this.claimed;
     this.claimed += count;
-    this.rec = grow(this.rec, this.claimed * REC);
+    this.rec = growFloat64(this.rec, this.claimed * REC);
     return first;
   }
 
@@ -227,13 +207,13 @@ export class LimbLedger {
   openAt(slot: number, isSubject: boolean, openH: number, openL: number, node: number, asset: number): number {
     const id = this.size++;
     if (id >= this.slotOf.length) {
-      this.slotOf = growInt(this.slotOf, id + 1);
-      this.short = grow(this.short, 2 * this.slotOf.length);
-      this.entryNode = growInt(this.entryNode, this.slotOf.length);
-      this.entryAsset = growInt(this.entryAsset, this.slotOf.length);
-      this.openLimbs = grow(this.openLimbs, 2 * this.slotOf.length);
+      this.slotOf = growInt32(this.slotOf, id + 1);
+      this.short = growFloat64(this.short, 2 * this.slotOf.length);
+      this.entryNode = growInt32(this.entryNode, this.slotOf.length);
+      this.entryAsset = growInt32(this.entryAsset, this.slotOf.length);
+      this.openLimbs = growFloat64(this.openLimbs, 2 * this.slotOf.length);
     }
-    this.rec = grow(this.rec, (slot + 1) * REC);
+    this.rec = growFloat64(this.rec, (slot + 1) * REC);
     this.slotOf[id] = slot;
     this.short[2 * id] = 0;
     this.short[2 * id + 1] = 0;
@@ -715,9 +695,9 @@ export class LimbLedger {
     } else {
       const i = this.pieceCount++;
       if (i >= this.pieceH.length) {
-        this.pieceH = grow(this.pieceH, i + 1);
-        this.pieceL = grow(this.pieceL, i + 1);
-        this.pieceTainted = growByte(this.pieceTainted, i + 1);
+        this.pieceH = growFloat64(this.pieceH, i + 1);
+        this.pieceL = growFloat64(this.pieceL, i + 1);
+        this.pieceTainted = growUint8(this.pieceTainted, i + 1);
       }
       this.pieceH[i] = h;
       this.pieceL[i] = l;
@@ -744,7 +724,7 @@ export class LimbLedger {
     if (lot !== -1) this.freeLot = this.lots[lot * LOT + LOT_NEXT]!;
     else {
       lot = this.lotCount++;
-      this.lots = grow(this.lots, (lot + 1) * LOT);
+      this.lots = growFloat64(this.lots, (lot + 1) * LOT);
     }
     this.lots[lot * LOT + LOT_H] = h;
     this.lots[lot * LOT + LOT_L] = l;

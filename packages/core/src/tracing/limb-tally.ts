@@ -1,4 +1,5 @@
 import { LIMB, limbsToBigint } from "./limb-ledger";
+import { growFloat64, growUint8, growUint32 } from "./typed-growth";
 
 /** Where a unit of taint ends, per asset (see `SweepTotals`). */
 export const SUBJECT = 0;
@@ -90,12 +91,8 @@ export class LimbTally {
       slot = this.receivedSlot.size;
       this.receivedSlot.set(key, slot);
       if (slot >= this.recvH.length) {
-        const nh = new Float64Array(this.recvH.length * 2);
-        nh.set(this.recvH);
-        this.recvH = nh;
-        const nl = new Float64Array(this.recvL.length * 2);
-        nl.set(this.recvL);
-        this.recvL = nl;
+        this.recvH = growFloat64(this.recvH, slot + 1);
+        this.recvL = growFloat64(this.recvL, slot + 1);
       }
       // A slot of an earlier sweep's may still hold its sum.
       this.recvH[slot] = 0;
@@ -116,18 +113,10 @@ export class LimbTally {
   emit(event: number, h: number, l: number, hop: number): number {
     const edge = this.edgeCount++;
     if (edge === this.events.length) {
-      const events = new Uint32Array(edge * 2);
-      events.set(this.events);
-      this.events = events;
-      const hops = new Uint8Array(edge * 2);
-      hops.set(this.hops);
-      this.hops = hops;
-      const taintH = new Float64Array(edge * 2);
-      taintH.set(this.taintH);
-      this.taintH = taintH;
-      const taintL = new Float64Array(edge * 2);
-      taintL.set(this.taintL);
-      this.taintL = taintL;
+      this.events = growUint32(this.events, edge + 1);
+      this.hops = growUint8(this.hops, edge + 1);
+      this.taintH = growFloat64(this.taintH, edge + 1);
+      this.taintL = growFloat64(this.taintL, edge + 1);
     }
     this.events[edge] = event;
     this.hops[edge] = hop;

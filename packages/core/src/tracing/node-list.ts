@@ -1,3 +1,5 @@
+import { growInt32 } from "./typed-growth";
+
 /**
  * A list of address ids in a typed column that grows by doubling and keeps its room across `clear`.
  * A trace's state lists every address it reaches, up to hundreds of thousands; a plain array emptied
@@ -9,11 +11,7 @@ export class NodeList implements Iterable<number> {
   length = 0;
 
   push(node: number): void {
-    if (this.length === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
+    if (this.length === this.items.length) this.items = growInt32(this.items, this.length + 1);
     this.items[this.length++] = node;
   }
 

@@ -1,4 +1,5 @@
 import { assetKey, normalizeAddress } from "./amounts";
+import { growUint32 } from "./typed-growth";
 import type { AddressLabel, AssetRef, ChainRequestRef, Network, Transfer } from "./types";
 
 /**
@@ -276,13 +277,6 @@ export function firstOutEdgeFromRank(index: TimeIndex, node: number, rank: numbe
     }
   }
   return lo;
-}
-
-function growUint32(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
-  if (size <= array.length) return array;
-  const next = new Uint32Array(Math.max(size, array.length * 2));
-  next.set(array);
-  return next;
 }
 
 /**
