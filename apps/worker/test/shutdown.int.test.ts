@@ -1,11 +1,21 @@
 import { EventEmitter } from "node:events";
 import { connectDatabase } from "@crs/db";
 import { createTestDatabase } from "@crs/db/testing";
+import { issueSandboxKey, runWrite, systemActor } from "@crs/services";
+import { createJob } from "@crs/services/jobs/create-job";
+import { retrieveJob } from "@crs/services/jobs/retrieve-job";
 import { makeWorkerUtils, type Task, type WorkerEvents, type WorkerUtils } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, toGraphileLogger } from "../src/logger";
 import { startWorker } from "../src/runner";
 import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil, within } from "./helpers";
+
+async function apiJob(tenant: { organizationId: string; environment: "sandbox" }, id: string) {
+  return retrieveJob(
+    { ...deps, actor: systemActor(tenant, "test", deps.newId("request")) },
+    { params: { job_id: id } },
+  );
+}
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let connection: ReturnType<typeof connectDatabase>;
@@ -117,6 +127,56 @@ describe("worker shutdown", () => {
     expect(row).toMatchObject({ locked_at: null, locked_by: null, attempts: 1 });
     expect(row?.last_error).toContain("failed while the worker was stopping");
   });
+
+  it("hands a job back at each shutdown until its last run, which fails it with worker_stopped and one job.failed", async () => {
+    const minted = await issueSandboxKey(deps);
+    const tenant = { organizationId: minted.organization_id, environment: "sandbox" as const };
+    const job = await runWrite(deps, systemActor(tenant, "test", deps.newId("request")), (write) =>
+      createJob(write, {
+        params: {},
+        body: { type: "crypto.trace", input: { wallets: ["0x5eed000000070000000000000000000000000011"] } },
+      }),
+    );
+    const runsSeen: number[] = [];
+    // Each worker runs the job until its shutdown aborts it, as a long trace would at every deploy.
+    const stopDuringRun = async () => {
+      const started = deferred();
+      const worker = await startWorker({
+        databaseUrl: database.url,
+        deps,
+        concurrency: 1,
+        logger: silentLogger,
+        cronItems: [],
+        pollInterval: 100,
+        jobExecutors: {
+          "crypto.trace": async (row, context) => {
+            runsSeen.push(row.attempts);
+            started.resolve();
+            await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+            throw context.signal.reason;
+          },
+        },
+      });
+      await within(started.promise, 30_000, "the job's run to start");
+      await worker.stop();
+    };
+    await stopDuringRun();
+    await stopDuringRun();
+    expect(await apiJob(tenant, job.id)).toMatchObject({ status: "queued", attempts: 2, error: null });
+    await stopDuringRun();
+
+    expect(runsSeen).toEqual([1, 2, 3]);
+    const failed = await apiJob(tenant, job.id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 3, result: null });
+    expect(failed.error).toMatchObject({ code: "worker_stopped", retryable: true });
+    expect(failed.error?.message).toContain("all 3 of its runs");
+    const events = await connection.client<{ type: string }[]>`
+      select type from events where organization_id = ${tenant.organizationId} and data->>'job_id' = ${job.id}
+       order by sequence`;
+    expect(events.map((event) => event.type)).toEqual(["job.created", "job.failed"]);
+    // Nothing of it is left to run.
+    expect(await connection.client`select 1 from graphile_worker.jobs where key = ${job.id}`).toHaveLength(0);
+  }, 120_000);
 
   it("can be stopped twice", async () => {
     const worker = await startWorker({

@@ -83,11 +83,12 @@ export const jobRun: WorkerTask = {
 
     /**
      * An aborted run records no outcome. Canceled or superseded: the row is no longer ours. Shutdown:
-     * the job is handed back to the queue at once, for this or another worker to run again.
+     * the job is handed back to the queue at once, for this or another worker to run again, unless
+     * that run was its last (it then fails with `worker_stopped`).
      */
-    async function afterAbort(aborted: JobRun): Promise<"discarded" | "released"> {
+    async function afterAbort(aborted: JobRun): Promise<JobOutcome | "released"> {
       if (!helpers.abortSignal?.aborted) return "discarded";
-      return (await releaseJobRun(deps, aborted)) ? "released" : "discarded";
+      return (await releaseJobRun(deps, aborted)) || "discarded";
     }
   },
 };

@@ -215,20 +215,35 @@ export async function recoverJobRuns(
   return counts;
 }
 
+/** A shutdown interrupted the run that used a job's last attempt. */
+export function workerStopped(maxAttempts: number): JobError {
+  return {
+    code: "worker_stopped",
+    message: `The worker running this job shut down before it finished, and the job has used all ${maxAttempts} of its runs.`,
+    retryable: true,
+  };
+}
+
 /**
  * Hands a run's job back to the queue at once (the worker is shutting down mid-run): queued, a new
- * graphile job due now, the attempt it used still counted. Nothing if the run no longer holds the row.
+ * graphile job due now, the attempt it used still counted. A run that used the job's last attempt
+ * fails it instead (`worker_stopped`, `job.failed`): otherwise a job stopped at every deploy would run
+ * again without end. False if the run no longer holds the row.
  */
-export function releaseJobRun(deps: ServiceDeps, run: JobRun): Promise<boolean> {
+export function releaseJobRun(deps: ServiceDeps, run: JobRun): Promise<"released" | "failed" | false> {
   return runWrite(deps, actorFor(deps, run.ref), async (write) => {
     const row = await lockedOrNull(write, run.ref);
     if (!heldBy(row, run)) return false;
+    if (row.attempts >= row.maxAttempts) {
+      await failOrRetry(write, row, workerStopped(row.maxAttempts), { leaseMs: 0, retryBaseMs: 0 });
+      return "failed";
+    }
     const now = write.clock();
     await write.tx
       .update(schema.jobs)
       .set({ status: "queued", leaseExpiresAt: null, runAt: null, ...writeStamp(write.actor, now) })
       .where(tenantRow(schema.jobs, write.actor, row.id));
     await enqueueJobRun(write, row);
-    return true;
+    return "released";
   });
 }
