@@ -189,6 +189,46 @@ describe("POST /v1/jobs", () => {
     expectError(foreign, 404, "not_found");
     expect(await countJobs(owner.organizationId)).toBe(0);
   });
+
+  it("refuses a source_id given twice or in the form of the trace's own ids, and a block no trace can start at, writing nothing", async () => {
+    const owner = await app().mintKey();
+    const refused = async (input: Record<string, unknown>, param: string, message: RegExp) => {
+      const rest = await app().request("POST", "/v1/jobs", {
+        key: owner.key,
+        body: { type: "crypto.trace", input: { wallets: [WALLET], ...input } },
+      });
+      const error = expectError(rest, 422, "invalid_request").error;
+      expect(error.param).toBe(param);
+      expect(error.message).toMatch(message);
+      const { matter } = await createMatter(app(), owner);
+      const map = await app().request("POST", "/v1/crypto/asset-map", {
+        key: owner.key,
+        body: { matter_id: matter.id, wallets: [WALLET], ...input },
+      });
+      expect(expectError(map, 422, "invalid_request").error.param).toBe(param.replace(/^input\./, ""));
+    };
+    const exhibit = { source_id: "exhibit-4", title: "Exhibit 4" };
+    await refused(
+      { source_refs: [exhibit, { ...exhibit, title: "Exhibit 4, amended" }] },
+      "input.source_refs.1.source_id",
+      /already listed/,
+    );
+    await refused(
+      { source_refs: [{ source_id: "src_00b784f014e869b27bd3", title: "Not the trace's" }] },
+      "input.source_refs.0.source_id",
+      /trace gives its own sources/,
+    );
+    for (const block of [4_294_967_296, 2 ** 53]) {
+      await refused(
+        { wallets: [{ address: WALLET, incident_block: block }] },
+        "input.wallets.0.incident_block",
+        /at most 4294967295/,
+      );
+    }
+    await refused({ direction: "inflow" }, "input.direction", /outflow/);
+    expect(await countJobs(owner.organizationId)).toBe(0);
+    expect(await countEvents(app().sql, owner.organizationId, "job.created")).toBe(0);
+  });
 });
 
 describe("GET /v1/jobs", () => {

@@ -3,7 +3,7 @@ import { defineOperation } from "../operation";
 import { TraceResultFields, TraceTaintModel } from "../schemas/asset-map";
 import { ObjectIdParam, SourceRefInput, Timestamp } from "../schemas/common";
 import { LEGACY_VERSION } from "../versions";
-import { JobError, TraceWalletInput } from "./jobs";
+import { JobError, TraceDirection, TraceSourceRefs, TraceWalletInput } from "./jobs";
 import { ReviewState } from "./judgments";
 
 export const ASSET_MAP_STATUSES = ["processing", "succeeded", "failed", "canceled"] as const;
@@ -19,7 +19,8 @@ export const CreateAssetMapBody = z
       .optional(),
     include_stablecoins: z.boolean().optional(),
     include_exchanges: z.boolean().optional(),
-    source_refs: z.array(SourceRefInput).max(50, "must list at most 50 source refs").optional(),
+    source_refs: TraceSourceRefs.optional(),
+    direction: TraceDirection.optional(),
     max_hops: z
       .number()
       .int("must be an integer")

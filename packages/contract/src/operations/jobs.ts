@@ -1,4 +1,4 @@
-import { isBurnAddress, JOB_STATUSES, JOB_TYPES, MAX_HOPS_CAP } from "@crs/core";
+import { isBurnAddress, JOB_STATUSES, JOB_TYPES, MAX_BLOCK, MAX_HOPS_CAP } from "@crs/core";
 import { z } from "zod";
 import { defineOperation } from "../operation";
 import { TraceJobResult } from "../schemas/asset-map";
@@ -28,7 +28,13 @@ export const TraceWalletInput = z
     z.object({
       address: ChainAddress,
       /** the block from which the wallet's holdings and receipts are traced (default 0: its whole history) */
-      incident_block: z.number().int("must be an integer").min(0, "must not be negative").optional(),
+      // The range first: a number past 2^53 is an integer, only too large to be a block.
+      incident_block: z
+        .number()
+        .min(0, "must not be negative")
+        .max(MAX_BLOCK, `must be at most ${MAX_BLOCK}, the highest block a trace can start at`)
+        .int("must be a whole block number")
+        .optional(),
     }),
   ])
   .meta({
@@ -51,6 +57,15 @@ const Chains = z
       "the chain to trace: `synthetic:eth` in the sandbox; for live keys the configured chain (e.g. `ethereum`)",
   });
 
+/** The case documents a trace's subjects rest on; they enter the map's source manifest by `source_id`. */
+export const TraceSourceRefs = z.array(SourceRefInput).max(50, "must list at most 50 source refs").meta({
+  description:
+    "the case documents that tie the wallets to the debtor, each source_id once; ids of the form src_ and 20 hex digits name the trace's own sources and are refused",
+});
+
+/** Trace direction: outflows are the one direction a trace follows. */
+export const TraceDirection = z.enum(["outflow"]);
+
 /** The input of a `crypto.trace` job: whose funds to follow, on which chain, how far. */
 export const TraceJobInput = z
   .object({
@@ -62,10 +77,10 @@ export const TraceJobInput = z
       .min(1, `must be between 1 and ${MAX_HOPS_CAP}`)
       .max(MAX_HOPS_CAP, `must be between 1 and ${MAX_HOPS_CAP}`)
       .optional(),
-    direction: z.enum(["outflow"]).optional(),
+    direction: TraceDirection.optional(),
     include_stablecoins: z.boolean().optional(),
     include_exchanges: z.boolean().optional(),
-    source_refs: z.array(SourceRefInput).max(50, "must list at most 50 source refs").optional(),
+    source_refs: TraceSourceRefs.optional(),
   })
   .meta({ id: "TraceJobInput" });
 export type TraceJobInput = z.infer<typeof TraceJobInput>;

@@ -288,6 +288,17 @@ function shortHash(value: unknown): string {
   return hashCanonical(value).slice(0, 20);
 }
 
+/**
+ * The form of the source ids a trace gives what it cites itself (chain requests, labels, issuer notes).
+ * A case document under such an id would take that entry's place in the manifest, and every fact citing
+ * it would seem to rest on the document, so a request may not name one.
+ */
+const TRACE_SOURCE_ID = /^src_[0-9a-f]{20}$/;
+
+export function isTraceSourceId(sourceId: string): boolean {
+  return TRACE_SOURCE_ID.test(sourceId);
+}
+
 function byAsset(amounts: AssetAmount[]): AssetAmount[] {
   return amounts.sort((a, b) => compareText(a.asset, b.asset));
 }

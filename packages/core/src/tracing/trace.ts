@@ -6,7 +6,7 @@ import { createIssuerRegistry, type IssuerRegistry } from "./issuer-registry";
 import { builtInLabels, isBurnAddress, ZERO_ADDRESS } from "./labels";
 import { LimbLedger } from "./limb-ledger";
 import { LimbTally } from "./limb-tally";
-import { assembleTraceResult, type TraceResult } from "./result";
+import { assembleTraceResult, isTraceSourceId, type TraceResult } from "./result";
 import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
 import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
 import { firstIncidentAtOrAfter, MAX_BLOCK, type TransferGraph, TransferGraphBuilder } from "./transfer-graph";
@@ -74,6 +74,23 @@ export class TraceRequestError extends Error {
   override readonly name = "TraceRequestError";
 }
 
+/**
+ * A subject's case documents enter the result's source manifest by id: an id given twice would keep
+ * one document and drop the other, and one of the trace's own ids would replace what the trace cites.
+ */
+function checkCaseSourceRefs(refs: readonly CaseSourceRef[], address: string): void {
+  const seen = new Set<string>();
+  for (const ref of refs) {
+    if (seen.has(ref.source_id)) throw new TraceRequestError(`source_id ${ref.source_id} listed twice for ${address}`);
+    seen.add(ref.source_id);
+    if (isTraceSourceId(ref.source_id)) {
+      throw new TraceRequestError(
+        `source_id ${ref.source_id} has the form of the ids a trace gives its own sources (src_ and 20 hex digits)`,
+      );
+    }
+  }
+}
+
 export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceRequest {
   const maxHops = request.max_hops ?? DEFAULT_MAX_HOPS;
   if (!Number.isInteger(maxHops) || maxHops < 1 || maxHops > MAX_HOPS_CAP) {
@@ -95,6 +112,7 @@ export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceReq
     if (subject.incident_block < 0n || subject.incident_block > BigInt(MAX_BLOCK)) {
       throw new TraceRequestError(`incident_block out of range for ${address}`);
     }
+    checkCaseSourceRefs(subject.source_refs, address);
     return { address, incident_block: Number(subject.incident_block), source_refs: subject.source_refs };
   });
   const minDefault = request.min_value?.default ?? 1n;

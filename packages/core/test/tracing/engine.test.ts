@@ -110,6 +110,29 @@ describe("hop limit", () => {
     );
     expect((await traceChain(chain, { subjects: [[1, 1]] })).max_hops).toBe(5);
   });
+
+  it("refuses a case document listed twice, or under an id of the form the trace gives its own sources", async () => {
+    const document = (source_id: string, title: string) => ({
+      source_id,
+      source_type: "judgment",
+      title,
+      uri: null,
+      hash: null,
+    });
+    const twice = [document("exhibit-4", "Exhibit 4"), document("exhibit-4", "Exhibit 4, amended")];
+    await expect(traceChain(chain, { subjects: [[1, 1]], sourceRefs: twice })).rejects.toThrow(
+      /source_id exhibit-4 listed twice/,
+    );
+    const traced = await traceChain(chain, { subjects: [[1, 1]] });
+    const ownId = traced.sources.find((source) => source.source_type === "chain_request")?.source_id;
+    expect(ownId).toMatch(/^src_[0-9a-f]{20}$/);
+    await expect(
+      traceChain(chain, { subjects: [[1, 1]], sourceRefs: [document(ownId!, "A forged entry")] }),
+    ).rejects.toBeInstanceOf(TraceRequestError);
+    // The prefix alone is a case document's to use.
+    const own = await traceChain(chain, { subjects: [[1, 1]], sourceRefs: [document("src_exhibit_4", "Exhibit 4")] });
+    expect(own.sources.filter((source) => source.source_id === "src_exhibit_4")).toHaveLength(1);
+  });
 });
 
 describe("cycles", () => {

@@ -111,6 +111,8 @@ export interface TraceCall {
   pageSize?: number;
   deadlineReached?: () => boolean;
   signal?: AbortSignal;
+  /** Every subject's case documents (default: one judgment per subject). */
+  sourceRefs?: TraceRequest["subjects"][number]["source_refs"];
 }
 
 export function traceChain(chain: SyntheticChain, call: TraceCall): Promise<TraceResult> {
@@ -121,7 +123,9 @@ export function traceChain(chain: SyntheticChain, call: TraceCall): Promise<Trac
       subjects: call.subjects.map(([node, block]) => ({
         address: addr(node),
         incident_block: BigInt(block),
-        source_refs: [{ source_id: `case-${node}`, source_type: "judgment", title: "Judgment", uri: null, hash: null }],
+        source_refs: call.sourceRefs ?? [
+          { source_id: `case-${node}`, source_type: "judgment", title: "Judgment", uri: null, hash: null },
+        ],
       })),
       traced_at: TRACED_AT,
       ...call.request,

@@ -1,5 +1,5 @@
 import { AppError, type TraceJobInput } from "@crs/contract";
-import { DEFAULT_MAX_HOPS, type Environment } from "@crs/core";
+import { DEFAULT_MAX_HOPS, type Environment, isTraceSourceId } from "@crs/core";
 
 /** The chain sandbox traces read: the built-in seeded synthetic chain. */
 export const SANDBOX_CHAIN = "synthetic:eth";
@@ -27,8 +27,10 @@ function invalid(param: string, message: string, allowed?: readonly string[]): A
 }
 
 /**
- * Fills the defaults and checks what the schema cannot: the chain this environment may trace, and no
- * address listed twice. `prefix` names the fields as the caller sent them (`input.` for POST /v1/jobs).
+ * Fills the defaults and checks what the schema cannot: the chain this environment may trace, no
+ * address listed twice, and source refs the map's source manifest can hold (each id once, none in the
+ * form of the ids the trace gives its own sources). `prefix` names the fields as the caller sent them
+ * (`input.` for POST /v1/jobs).
  */
 export function checkTraceInput(
   input: Omit<TraceJobInput, "direction"> & { direction?: "outflow" | undefined },
@@ -52,6 +54,15 @@ export function checkTraceInput(
     seen.add(address);
     return { address, incident_block: entry.incident_block ?? 0 };
   });
+  const sourceIds = new Set<string>();
+  for (const [index, ref] of (input.source_refs ?? []).entries()) {
+    const param = `${prefix}source_refs.${index}.source_id`;
+    if (sourceIds.has(ref.source_id)) throw invalid(param, "names a source_id already listed");
+    sourceIds.add(ref.source_id);
+    if (isTraceSourceId(ref.source_id)) {
+      throw invalid(param, "src_ followed by 20 hex digits is the form of the ids a trace gives its own sources");
+    }
+  }
   return {
     wallets,
     chains: [chain],
