@@ -503,6 +503,11 @@ class EventOrderWalk {
     const f = this.from[e]!;
     const t = this.to[e]!;
     const fOpen = (flags[f]! & LEDGER_OPEN) !== 0;
+    if (f === t) {
+      // A transfer to itself moves nothing: not the balance, the taint held, or the order of fifo's lots.
+      if (fOpen) this.entryFor(f, this.asset[e]!, this.senderBefore, e);
+      return;
+    }
     let tOpen = (flags[t]! & LEDGER_OPEN) !== 0;
     if (!this.amountLimbs(e)) {
       this.overflow = true;
@@ -521,9 +526,7 @@ class EventOrderWalk {
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
       if (th > 0 || (th === 0 && tl > 0)) {
         const senderHop = hopNow[f]!;
-        if (t === f) {
-          delivered = true;
-        } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
+        if ((flags[t]! & NODE_SUBJECT) !== 0) {
           delivered = true;
           tally.emit(e, th, tl, senderHop + 1);
         } else if (th < this.minH[a]! || (th === this.minH[a]! && tl < this.minL[a]!)) {

@@ -405,6 +405,11 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     }
     const a = asset[e]!;
     if ((k & 0xffff) === 0) signal?.throwIfAborted();
+    if (f === t) {
+      // A transfer to itself moves nothing: not the balance, the taint held, or the order of fifo's lots.
+      if (fOpen && (ids ? ids[f * stride + a]! - 1 : -1) < 0) entryFor(f, a);
+      continue;
+    }
     let th = 0;
     let tl = 0;
     let delivered = false;
@@ -417,9 +422,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       if (ledger.newH !== 0 || ledger.newL !== 0) tally.add(a, SUBJECT, ledger.newH, ledger.newL);
       if (th > 0 || (th === 0 && tl > 0)) {
         const senderHop = hopNow[f]!;
-        if (t === f) {
-          delivered = true;
-        } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
+        if ((flags[t]! & NODE_SUBJECT) !== 0) {
           delivered = true;
           tally.emit(e, th, tl, senderHop + 1);
         } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
@@ -593,8 +596,13 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     const tRuns = genesisBalance ? openBlock[t] !== Number.POSITIVE_INFINITY : tFollowed;
     if (!fRuns && !tRuns) continue;
     if ((k & 0xffff) === 0) signal?.throwIfAborted();
-    const amount = amountOf(graph, e);
     const a = asset[e]!;
+    if (f === t) {
+      // A transfer to itself moves nothing (see the sweep over limbs).
+      if (fFollowed && hopNow[f]! < maxHops && (flags[f]! & NODE_TERMINAL) === 0) entryFor(f, a);
+      continue;
+    }
+    const amount = amountOf(graph, e);
     let tainted = 0n;
     let delivered = false;
     if (fFollowed && hopNow[f]! < maxHops && (flags[f]! & NODE_TERMINAL) === 0) {
@@ -604,9 +612,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
       if (tainted > 0n) {
         const sum = totals[a]!;
         const senderHop = hopNow[f]!;
-        if (t === f) {
-          delivered = true;
-        } else if ((flags[t]! & NODE_SUBJECT) !== 0) {
+        if ((flags[t]! & NODE_SUBJECT) !== 0) {
           delivered = true;
           edgeEvent.push(e);
           edgeTaint.push(tainted);

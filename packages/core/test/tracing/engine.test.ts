@@ -172,6 +172,45 @@ describe("cycles", () => {
   });
 });
 
+describe("a transfer to itself", () => {
+  // 2 holds 10 clean, receives 10 tainted from the subject, then sends 10 on: under fifo its clean lot
+  // leaves first. A transfer from 2 to itself in between changes nothing on chain, nor in the map.
+  const withoutSelf: Array<[number, number, number, number]> = [
+    [1, 2, 10, 2],
+    [2, 3, 10, 4],
+  ];
+  const withSelf: Array<[number, number, number, number]> = [
+    [1, 2, 10, 2],
+    [2, 2, 10, 3],
+    [2, 3, 10, 4],
+  ];
+  const options = {
+    genesis: [
+      [1, 10],
+      [2, 10],
+    ] as Array<[number, number]>,
+  };
+  for (const taint_model of ["fifo", "haircut", "poison"] as const) {
+    for (const viaProvider of [false, true]) {
+      it(`moves no taint and reorders no lots (${taint_model}, ${viaProvider ? "provider" : "preloaded graph"})`, async () => {
+        const call = { subjects: [[1, 1]] as Array<[number, number]>, viaProvider, request: { taint_model } };
+        const plain = await traceChain(chainOf(withoutSelf, options), call);
+        const selfSent = await traceChain(chainOf(withSelf, options), call);
+        expect(edgeList(selfSent)).toEqual(edgeList(plain));
+        expect(totalsOf(selfSent)).toEqual(totalsOf(plain));
+        expect(selfSent.wallets.map((wallet) => [wallet.address, wallet.retained])).toEqual(
+          plain.wallets.map((wallet) => [wallet.address, wallet.retained]),
+        );
+      });
+    }
+  }
+
+  it("under fifo, leaves the tainted lot at 2: nothing tainted reaches 3", async () => {
+    const result = await traceChain(chainOf(withSelf, options), { subjects: [[1, 1]] });
+    expect(edgeList(result)).toEqual([[1, 2, "10", "10", 1]]);
+  });
+});
+
 describe("fan-out and fan-in", () => {
   const hot = 6;
   const chain = chainOf(
