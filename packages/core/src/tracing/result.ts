@@ -552,12 +552,22 @@ export async function assembleTraceResult(
     if (list) list.push(i);
     else edgesInto.set(t, [i]);
   }
+  /**
+   * The edges that brought taint to `node` at its fewest hops, from a subject on. Each edge's sender is
+   * reached by the first edge into it at one hop fewer that came before it, so the path runs forward
+   * in time: an address's fewest hops can fall after it sent funds on, and its own fewest-hop edge would
+   * then explain an earlier transfer with a later one.
+   */
   const pathTo = (node: number): number[] => {
     const path: number[] = [];
     let edge = sweep.parentEdge[node]!;
     while (edge >= 0) {
       path.push(edge);
-      edge = sweep.parentEdge[graph.from[sweep.edgeEvent[edge]!]!]!;
+      const hop = sweep.edgeHop[edge]!;
+      if (hop <= 1) break;
+      const event = sweep.edgeEvent[edge]!;
+      const into = edgesInto.get(graph.from[event]!) ?? [];
+      edge = into.find((earlier) => sweep.edgeHop[earlier] === hop - 1 && sweep.edgeEvent[earlier]! < event) ?? -1;
     }
     return path.reverse();
   };

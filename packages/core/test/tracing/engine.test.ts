@@ -465,6 +465,32 @@ describe("taint models", () => {
 });
 
 describe("terminals and hypotheses", () => {
+  for (const viaProvider of [false, true]) {
+    it(`names a path the funds took, forward in time, when a wallet's fewest hops fall later (${viaProvider ? "provider" : "preloaded graph"})`, async () => {
+      const chain = chainOf(
+        [
+          [1, 2, 50, 1],
+          [2, 3, 50, 2],
+          [3, 9, 50, 3],
+          // after 3 sent on, the subject pays it directly: 3's fewest hops fall from 2 to 1
+          [1, 3, 10, 4],
+        ],
+        { genesis: [[1, 100]], labels: [label(addr(9), "Exchange X", "exchange")] },
+      );
+      const result = await traceChain(chain, { subjects: [[1, 0]], viaProvider });
+      const byId = new Map(result.edges.map((edge) => [edge.edge_id, edge]));
+      const hypothesis = result.exchange_hypotheses.find((found) => found.wallet === addr(9));
+      const path = (hypothesis?.path_edge_ids ?? []).map((id) => byId.get(id)!);
+      expect(
+        path.map((edge) => [Number.parseInt(edge.from, 16), Number.parseInt(edge.to, 16), edge.block, edge.hop]),
+      ).toEqual([
+        [1, 2, "1", 1],
+        [2, 3, "2", 2],
+        [3, 9, "3", 3],
+      ]);
+    });
+  }
+
   it("stops at a mixer and does not follow what leaves it", async () => {
     const chain = chainOf(
       [

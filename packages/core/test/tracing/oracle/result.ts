@@ -460,12 +460,17 @@ export async function assembleTraceResult(
     if (list) list.push(i);
     else edgesInto.set(t, [i]);
   }
+  // A rule fixed since this copy was taken, applied here as in the engine: a path runs forward in time.
   const pathTo = (node: number): number[] => {
     const path: number[] = [];
     let edge = sweep.parentEdge[node]!;
     while (edge >= 0) {
       path.push(edge);
-      edge = sweep.parentEdge[graph.from[sweep.edgeEvent[edge]!]!]!;
+      const hop = sweep.edgeHop[edge]!;
+      if (hop <= 1) break;
+      const event = sweep.edgeEvent[edge]!;
+      const into = edgesInto.get(graph.from[event]!) ?? [];
+      edge = into.find((earlier) => sweep.edgeHop[earlier] === hop - 1 && sweep.edgeEvent[earlier]! < event) ?? -1;
     }
     return path.reverse();
   };
