@@ -59,7 +59,21 @@ export function checkDepositSweep(input: {
   const { from, to, time, asset } = graph;
   const start = incidentPositionOf(graph, node, input.fromEvent);
   const end = firstIncidentAtOrAfter(graph, node, input.lastBlock + 1, Number.NEGATIVE_INFINITY);
-  type Tally = SweepAssetEvidence & { balance: bigint; lastInflowTime: number };
+  /**
+   * Per asset, the deposits in order with the running total through each: a deposit is forwarded once
+   * the outflows so far reach that total (less the gas allowance for the native coin), and the wait is
+   * measured from its arrival to that outflow. What the address held when its ledger opened arrived at a
+   * time this scan does not know (NaN): if it must be forwarded too, the rule cannot be shown to hold.
+   */
+  type Tally = SweepAssetEvidence & {
+    balance: bigint;
+    deposited: bigint;
+    forwarded: bigint;
+    slack: bigint;
+    depositTime: number[];
+    depositedThrough: bigint[];
+    next: number;
+  };
   const tallies = new Map<number, Tally>();
   const sweepEvents: number[] = [];
   let gasFunded: boolean | null = null;
@@ -68,6 +82,9 @@ export function checkDepositSweep(input: {
     const a = asset[e]!;
     let tally = tallies.get(a);
     if (!tally) {
+      const native = graph.assets[a]!.kind === "native";
+      const opening = input.openingOf(a) ?? 0n;
+      const slack = native ? input.nativeGasAllowance : 0n;
       tally = {
         asset: a,
         inflows: 0,
@@ -75,9 +92,14 @@ export function checkDepositSweep(input: {
         received: 0n,
         swept: 0n,
         longest_delay_seconds: 0,
-        exact: graph.assets[a]!.kind !== "native",
-        balance: input.openingOf(a) ?? 0n,
-        lastInflowTime: Number.NaN,
+        exact: !native,
+        balance: opening,
+        deposited: opening,
+        forwarded: 0n,
+        slack,
+        depositTime: opening > slack ? [Number.NaN] : [],
+        depositedThrough: opening > slack ? [opening] : [],
+        next: 0,
       };
       tallies.set(a, tally);
     }
@@ -86,18 +108,27 @@ export function checkDepositSweep(input: {
       tally.inflows++;
       tally.received += amount;
       tally.balance += amount;
-      tally.lastInflowTime = time[e]!;
+      tally.deposited += amount;
+      tally.depositTime.push(time[e]!);
+      tally.depositedThrough.push(tally.deposited);
       if (gasFunded === null && graph.assets[a]!.kind === "native") {
         gasFunded = isExchangeLabel(pickDecidingLabel(input.labelsOf(from[e]!), time[e]!), entity);
       }
     } else if (from[e] === node && to[e] !== node) {
       if (!isExchangeLabel(pickDecidingLabel(input.labelsOf(to[e]!), time[e]!), entity)) return null;
-      const delay = time[e]! - tally.lastInflowTime;
-      if (!(delay >= 0 && delay <= input.windowSeconds)) return null;
+      tally.forwarded += amount;
+      while (
+        tally.next < tally.depositTime.length &&
+        tally.forwarded >= tally.depositedThrough[tally.next]! - tally.slack
+      ) {
+        const delay = time[e]! - tally.depositTime[tally.next]!;
+        if (!(delay >= 0 && delay <= input.windowSeconds)) return null;
+        tally.longest_delay_seconds = Math.max(tally.longest_delay_seconds, delay);
+        tally.next++;
+      }
       tally.outflows++;
       tally.swept += amount;
       tally.balance -= amount;
-      tally.longest_delay_seconds = Math.max(tally.longest_delay_seconds, delay);
       sweepEvents.push(e);
     }
   }
@@ -109,7 +140,16 @@ export function checkDepositSweep(input: {
       return null;
     }
     if (native ? tally.balance < 0n || tally.balance > input.nativeGasAllowance : tally.balance !== 0n) return null;
-    const { balance: _balance, lastInflowTime: _last, ...evidence } = tally;
+    const {
+      balance: _balance,
+      deposited: _deposited,
+      forwarded: _forwarded,
+      slack: _slack,
+      depositTime: _times,
+      depositedThrough: _through,
+      next: _next,
+      ...evidence
+    } = tally;
     assets.push(evidence);
   }
   if (assets.length === 0) return null;

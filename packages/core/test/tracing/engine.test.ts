@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeTraceOnGraph, TraceRequestError } from "../../src/index";
+import { computeTraceOnGraph, TraceRequestError, type TraceResult } from "../../src/index";
 import {
   addr,
   BLOCK_TIME,
@@ -266,6 +266,30 @@ describe("fan-out and fan-in", () => {
       },
     ]);
     expect(totalsOf(result)).toMatchObject({ subject_taint: "300", to_terminals: "300", retained: "0" });
+  });
+});
+
+describe("the deposit-address sweep rule's window", () => {
+  // 2 takes two deposits 60 s apart and forwards both in one transfer, 108 s after the first.
+  const chain = chainOf(
+    [
+      [1, 2, 50, 1],
+      [1, 2, 50, 6],
+      [2, 9, 100, 10],
+    ],
+    { genesis: [[1, 100]], labels: [label(addr(9), "Exchange X", "exchange")] },
+  );
+  const sweepsOf = (result: TraceResult) =>
+    result.exchange_hypotheses.filter((hypothesis) => hypothesis.basis === "deposit_address_sweep");
+
+  it("measures each deposit's wait from its own arrival, not from the last deposit", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 0]], request: { deposit_sweep: { window_seconds: 120 } } });
+    expect(sweepsOf(result).map((hypothesis) => hypothesis.sweep?.assets[0]?.longest_delay_seconds)).toEqual([108]);
+  });
+
+  it("does not hold when the first deposit waited longer than the window, though the last did not", async () => {
+    const result = await traceChain(chain, { subjects: [[1, 0]], request: { deposit_sweep: { window_seconds: 100 } } });
+    expect(sweepsOf(result)).toEqual([]);
   });
 });
 
