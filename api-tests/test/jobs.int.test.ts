@@ -70,6 +70,14 @@ describeSecuritySuite(jobOperations.get, {
 describeSecuritySuite(jobOperations.cancel, {
   app,
   request: async (owner) => ({ params: { job_id: (await createJob(owner)).id } }),
+  idempotency: {
+    effects: async (owner) => ({
+      canceled: await countJobs(owner.organizationId, "canceled"),
+      canceled_events: await countEvents(app().sql, owner.organizationId, "job.canceled"),
+    }),
+    perWrite: { canceled: 1, canceled_events: 1 },
+    changedTarget: async (owner) => ({ params: { job_id: (await createJob(owner)).id } }),
+  },
 });
 
 describeSecuritySuite(cryptoOperations.createAssetMap, {

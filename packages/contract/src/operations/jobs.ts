@@ -177,8 +177,8 @@ export const jobOperations = {
       "Cancel a queued or running job (a running one is stopped and its result discarded); a finished job is returned unchanged.",
     successStatus: 200,
     response: Job,
-    // Cancel is idempotent by its nature: a repeat finds the job terminal and returns it unchanged.
-    idempotent: false,
+    // A repeat without a key finds the job terminal and returns it unchanged; with one, as every write.
+    idempotent: true,
     events: ["job.canceled"],
   }),
 };
