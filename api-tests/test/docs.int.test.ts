@@ -214,6 +214,21 @@ describe("GET /v1/openapi.json", () => {
     );
   });
 
+  it("documents the 422 of every write, and the 404 of every write whose body names a matter", async () => {
+    const paths = JSON.parse((await get("/v1/openapi.json")).body).paths as Record<string, Json>;
+    const writes = CURRENT_OPERATIONS.flatMap(({ definition }) =>
+      definition.path && definition.method !== "GET" ? [definition] : [],
+    );
+    for (const op of writes) {
+      const statuses = Object.keys(
+        ((paths[op.path as string] as Json)[op.method.toLowerCase()] as Json).responses as Json,
+      );
+      expect(statuses, `${op.method} ${op.path}`).toContain("422");
+      const fields = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+      if ("matter_id" in fields) expect(statuses, `${op.method} ${op.path}`).toContain("404");
+    }
+  });
+
   it("has every $ref resolve to an existing components.schemas entry", async () => {
     const document = JSON.parse((await get("/v1/openapi.json")).body) as Json;
     const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Json;

@@ -287,6 +287,14 @@ describe("POST /v1/jobs/{job_id}/cancel", () => {
     expect(await countEvents(app().sql, owner.organizationId, "job.canceled")).toBe(1);
   });
 
+  it("refuses a body that is not a JSON object with 422, leaving the job queued", async () => {
+    const owner = await app().mintKey();
+    const job = await createJob(owner);
+    const refused = await app().request("POST", `/v1/jobs/${job.id}/cancel`, { key: owner.key, body: [] });
+    expect(expectError(refused, 422, "invalid_request").error.param).toBe("body");
+    expect(await countJobs(owner.organizationId, "queued")).toBe(1);
+  });
+
   it("ten concurrent cancels of one job: one transition, one job.canceled (the row lock)", async () => {
     const owner = await app().mintKey();
     const job = await createJob(owner);

@@ -143,7 +143,11 @@ export function buildOpenApiDocument(
             }
           : {}),
         ...(op.body ? { "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Body is not JSON") } : {}),
-        ...(op.body ? { "422": errorResponse("Invalid body; names every bad field") } : {}),
+        ...(op.body
+          ? { "422": errorResponse("Invalid body; names every bad field") }
+          : isWrite(op)
+            ? { "422": errorResponse("A body was sent and it is not a JSON object") }
+            : {}),
         "429": errorResponse("Rate limited; Retry-After says when to retry"),
         ...Object.fromEntries(
           Object.entries(op.alsoAnswers ?? {}).map(([status, answer]) => [

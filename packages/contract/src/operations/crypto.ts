@@ -82,6 +82,7 @@ export const cryptoOperations = {
     summary:
       "Trace the wallets' outflows into an asset map. Answers 202 at once with status processing and its job_id; the map fills in when the job succeeds.",
     successStatus: 202,
+    alsoAnswers: { 404: { description: "Unknown matter_id" } },
     body: CreateAssetMapBody,
     response: AssetMap,
     versions: { [LEGACY_VERSION]: { response: AssetMapLegacy, fromCurrent: toLegacyAssetMap } },

@@ -137,6 +137,7 @@ export const jobOperations = {
     tag: "Jobs",
     summary: "Dispatch a job (type crypto.trace). It is queued at once; poll it, or listen for job.completed.",
     successStatus: 201,
+    alsoAnswers: { 404: { description: "Unknown matter_id" } },
     body: CreateJobBody,
     response: Job,
     idempotent: true,
