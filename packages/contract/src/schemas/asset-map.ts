@@ -208,7 +208,10 @@ export const AssetTotals = z
     retained: TraceAmount,
     at_hop_limit: TraceAmount,
     dust_dropped: TraceAmount.extend({ edges: z.number().int() }),
-    unexplored: TraceAmount,
+    unexplored: TraceAmount.meta({
+      description:
+        "taint that reached addresses a budget or the deadline left unexpanded, or a subject before its incident block (whose holdings then count as its own subject_taint)",
+    }),
     conserved: z.boolean().meta({ description: "true when the five buckets add up to subject_taint exactly" }),
   })
   .meta({ id: "AssetTotals" });

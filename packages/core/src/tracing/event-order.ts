@@ -527,8 +527,11 @@ class EventOrderWalk {
       if (th > 0 || (th === 0 && tl > 0)) {
         const senderHop = hopNow[f]!;
         if ((flags[t]! & NODE_SUBJECT) !== 0) {
-          delivered = true;
           tally.emit(e, th, tl, senderHop + 1);
+          // A subject not open (before its incident block, or left out by a budget) does not take it:
+          // its holdings count as its own taint once it opens.
+          if (tOpen) delivered = true;
+          else tally.receive(t, a, UNEXPLORED, th, tl);
         } else if (th < this.minH[a]! || (th === this.minH[a]! && tl < this.minL[a]!)) {
           tally.dust(a, th, tl);
         } else {

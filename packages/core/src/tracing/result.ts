@@ -202,7 +202,10 @@ export interface AssetTotals {
   /** Reached a wallet at max_hops whose outflows were not followed. */
   at_hop_limit: ResultAmount;
   dust_dropped: ResultAmount & { edges: number };
-  /** Reached addresses a budget or the deadline left unexpanded. */
+  /**
+   * Reached addresses a budget or the deadline left unexpanded, or a subject before its incident block
+   * (whose holdings from then on count in subject_taint as its own).
+   */
   unexplored: ResultAmount;
   /** true for fifo and haircut: the five buckets add up to subject_taint exactly. */
   conserved: boolean;

@@ -423,8 +423,11 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       if (th > 0 || (th === 0 && tl > 0)) {
         const senderHop = hopNow[f]!;
         if ((flags[t]! & NODE_SUBJECT) !== 0) {
-          delivered = true;
           tally.emit(e, th, tl, senderHop + 1);
+          // A subject not followed yet (before its incident block, or left out by a budget) does not
+          // take it: its holdings count as its own taint once it is.
+          if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) delivered = true;
+          else tally.receive(t, a, UNEXPLORED, th, tl);
         } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
           tally.dust(a, th, tl);
         } else {
@@ -613,10 +616,15 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
         const sum = totals[a]!;
         const senderHop = hopNow[f]!;
         if ((flags[t]! & NODE_SUBJECT) !== 0) {
-          delivered = true;
           edgeEvent.push(e);
           edgeTaint.push(tainted);
           edgeHop.push(senderHop + 1);
+          // (see the sweep over limbs)
+          if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) delivered = true;
+          else {
+            sum.unexplored += tainted;
+            receive(t, a, tainted);
+          }
         } else if (tainted < minValueOf(a)) {
           sum.dust += tainted;
           sum.dustEdges++;

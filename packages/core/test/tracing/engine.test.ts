@@ -833,6 +833,63 @@ describe("a subject whose incident block is after the window", () => {
   });
 });
 
+describe("taint sent to a subject that does not take it", () => {
+  const bucketsOf = (result: TraceResult) => {
+    const totals = totalsOf(result)!;
+    const sum = [totals.to_terminals, totals.retained, totals.at_hop_limit, totals.dust, totals.unexplored]
+      .map(BigInt)
+      .reduce((x, y) => x + y);
+    return { ...totals, buckets: String(sum) };
+  };
+  for (const viaProvider of [false, true]) {
+    const engine = viaProvider ? "provider" : "preloaded graph";
+    it(`counts what reached a subject before its incident block as unexplored, so the totals add up (${engine})`, async () => {
+      // 1 pays subject 2 at block 2; 2's own holdings count from its incident block 5, and it pays 3 at 6.
+      const chain = chainOf(
+        [
+          [1, 2, 40, 2],
+          [2, 3, 40, 6],
+        ],
+        { genesis: [[1, 100]] },
+      );
+      const result = await traceChain(chain, {
+        subjects: [
+          [1, 1],
+          [2, 5],
+        ],
+        viaProvider,
+      });
+      expect(edgeList(result)).toEqual([
+        [1, 2, "40", "40", 1],
+        [2, 3, "40", "40", 1],
+      ]);
+      expect(bucketsOf(result)).toMatchObject({
+        subject_taint: "140",
+        retained: "100",
+        unexplored: "40",
+        buckets: "140",
+      });
+    });
+
+    it(`counts what reached a subject a budget left out as unexplored (${engine})`, async () => {
+      const chain = chainOf([[3, 1, 2, 1]], { genesis: [[3, 2]] });
+      const result = await traceChain(chain, {
+        subjects: [
+          [3, 0],
+          [1, 0],
+        ],
+        viaProvider,
+        budget: { max_expansions: 1 },
+      });
+      expect(result.truncation.map((cut) => cut.reason)).toContain("max_expansions");
+      expect(bucketsOf(result)).toMatchObject({ subject_taint: "2", retained: "0", unexplored: "2", buckets: "2" });
+      expect(
+        result.token_exposures.map((exposure) => [exposure.wallet, exposure.basis, exposure.amount.base_units]),
+      ).toEqual([[addr(1), "received", "2"]]);
+    });
+  }
+});
+
 describe("exposures", () => {
   const chain = chainOf(
     [
