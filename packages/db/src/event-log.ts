@@ -65,9 +65,11 @@ const stageData = statementBuiltOnce(
   () => sql`insert into event_data_stage (key, data) values (${placeholder("key")}, ${placeholder("data")}::jsonb)`,
 );
 
-/** An event's data made ready ahead of its append: canonical text, and the stage key when staged. */
+/** An event's data made ready ahead of its append: canonical text, its UTF-8 length, and the stage key when staged. */
 export interface PreparedEventData {
   canonical: string;
+  /** recorded as the event's `data_bytes`, by which a list page weighs it without reading it */
+  bytes: number;
   stageKey: string | null;
 }
 
@@ -78,22 +80,23 @@ export interface PreparedEventData {
  */
 export async function prepareEventData(tx: Transaction, event: NewEvent): Promise<PreparedEventData> {
   const canonical = canonicalize(event.data);
-  if (canonical.length < STAGE_FROM_CHARS) return { canonical, stageKey: null };
+  const bytes = Buffer.byteLength(canonical);
+  if (canonical.length < STAGE_FROM_CHARS) return { canonical, bytes, stageKey: null };
   const stageKey = randomUUID();
   await tx.execute(createStage);
   // The canonical text is JSON too: jsonb reads the same value from it.
   await stageData(tx, { key: stageKey, data: canonical });
-  return { canonical, stageKey };
+  return { canonical, bytes, stageKey };
 }
 
 /** Writes the event, moves the head and fills the outbox, in one round trip; its data sent, or taken from the stage. */
 const writeEventSql = (data: SQL) => sql`
     with appended as (
       insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
-                          audit_ref, matter_id, prev_hash, hash, signature)
+                          data_bytes, audit_ref, matter_id, prev_hash, hash, signature)
       values (${placeholder("organizationId")}, ${placeholder("environment")}, ${placeholder("sequence")},
               ${placeholder("eventId")}, ${placeholder("eventType")}, ${placeholder("at")}::timestamptz,
-              ${placeholder("livemode")}, ${placeholder("apiVersion")}, ${data},
+              ${placeholder("livemode")}, ${placeholder("apiVersion")}, ${data}, ${placeholder("dataBytes")},
               ${placeholder("auditRef")}, ${placeholder("matterId")}, ${placeholder("prevHash")},
               ${placeholder("hash")}, ${placeholder("signature")})
       returning organization_id, environment, sequence, hash
@@ -159,6 +162,7 @@ export async function appendEvent(
     sequence: sealed.sequence,
     livemode: sealed.livemode,
     apiVersion: sealed.api_version,
+    dataBytes: prepared.bytes,
     auditRef: sealed.audit_ref,
     matterId: event.matterId,
     prevHash: sealed.prev_hash,

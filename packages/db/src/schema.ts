@@ -156,6 +156,8 @@ export const events = pgTable(
     livemode: boolean("livemode").notNull(),
     apiVersion: text("api_version").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** the UTF-8 length of `data` as JSON, recorded at the append: what a list page weighs its events by */
+    dataBytes: integer("data_bytes").notNull().default(0),
     auditRef: text("audit_ref").notNull(),
     matterId: text("matter_id"),
     prevHash: text("prev_hash").notNull(),
@@ -485,6 +487,8 @@ export const jobs = pgTable(
     status: text("status", { enum: JOB_STATUSES }).notNull(),
     input: jsonb("input").$type<Record<string, unknown>>().notNull(),
     result: jsonb("result").$type<Record<string, unknown>>(),
+    /** the UTF-8 length of `result` as JSON (0 while there is none): what a list page weighs its jobs by */
+    resultBytes: integer("result_bytes").notNull().default(0),
     error: jsonb("error").$type<JobError>(),
     matterId: text("matter_id"),
     /** runs started (a claim counts one, whatever its outcome); the current run's token */

@@ -100,11 +100,15 @@ export function recordJobSuccess(deps: ServiceDeps, run: JobRun, result: Record<
     const row = await lockedOrNull(write, run.ref);
     if (!heldBy(row, run)) return "discarded";
     const now = write.clock();
+    // Sent as this text, as drizzle would have made it; its length is the job's `result_bytes`, by which a
+    // list page weighs the job without reading its result.
+    const resultJson = JSON.stringify(result);
     const [updated] = await write.tx
       .update(schema.jobs)
       .set({
         status: "succeeded",
-        result,
+        result: sql`${resultJson}::jsonb`,
+        resultBytes: Buffer.byteLength(resultJson),
         error: null,
         leaseExpiresAt: null,
         finishedAt: now,
