@@ -117,6 +117,8 @@ export interface StartOptions {
   logStream?: { write(line: string): void };
   /** also start the legacy (2026-06-11) listener on the same deps, with this compatibility window */
   legacyWindow?: CompatibilityWindow;
+  /** how much JSON a page of jobs or events may hold before it stops short of its limit; default the service's */
+  listPageMaxBytes?: number;
 }
 
 /** A fresh migrated database, the service deps, and the REST app listening on a random port. */
@@ -131,6 +133,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     ...(options.clock ? { clock: options.clock } : {}),
     resolveHostname: testResolver,
   });
+  if (options.listPageMaxBytes !== undefined) deps.listPageMaxBytes = options.listPageMaxBytes;
   const logging = options.logStream ? { logLevel: "info", logStream: options.logStream } : { logLevel: "silent" };
   const app = await buildRestApp({ deps, ...logging });
   await app.listen({ host: "127.0.0.1", port: 0 });

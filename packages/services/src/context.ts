@@ -43,6 +43,11 @@ export interface ServiceDeps {
    * chain for sandboxes and no live provider, as a worker without CHAIN_RPC_URL
    */
   traceProviders?: TraceProviders;
+  /**
+   * the most JSON the objects of one page of jobs or events may hold before the page stops short of its
+   * limit; default LIST_PAGE_MAX_BYTES (pagination.ts)
+   */
+  listPageMaxBytes?: number;
 }
 
 /** The authenticated caller of one request, or the system acting for an organization (a worker task). */

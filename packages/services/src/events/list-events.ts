@@ -8,9 +8,9 @@ import {
   tenantRow,
   tenantScope,
 } from "@crs/db";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, between, eq, gt, lt, sql } from "drizzle-orm";
 import type { ReadContext } from "../context";
-import { assertSingleCursor, listEnvelope } from "../pagination";
+import { assertSingleCursor, cutSizedPage, LIST_PAGE_MAX_BYTES, listEnvelope } from "../pagination";
 import { preparedPerDatabase } from "../prepared";
 
 const e = schema.events;
@@ -25,44 +25,77 @@ const cursorQuery = preparedPerDatabase((db) =>
     .prepare("list_events_cursor"),
 );
 
-/**
- * The page as text rows (ChainEventTextRow): read this way the rows need no mapping layer, and
- * `created` comes formatted by PostgreSQL, as verify-chain reads it. One statement per shape of the
- * request (filters present, cursor direction), each rendered once and prepared.
- */
-function pageStatementFor(byMatter: boolean, byType: boolean, cursor: Cursor) {
-  const where = and(
+/** The conditions of a page's candidates, before the cursor: the tenant and the filters the request gives. */
+function filtersFor(byMatter: boolean, byType: boolean) {
+  return and(
     tenantScope(e, tenant),
     byMatter ? eq(e.matterId, sql.placeholder("matterId")) : undefined,
     byType ? eq(e.type, sql.placeholder("type")) : undefined,
+  );
+}
+
+/**
+ * The page's candidates from the cursor on, without their data: each one's sequence (as text) and the
+ * size of its data, for the cut. One statement per shape of the request (filters present, cursor
+ * direction), each rendered once and prepared.
+ */
+function candidatesStatementFor(byMatter: boolean, byType: boolean, cursor: Cursor) {
+  const where = and(
+    filtersFor(byMatter, byType),
     cursor === "starting_after"
       ? lt(e.sequence, sql.placeholder("cursorSequence"))
       : cursor === "ending_before"
         ? gt(e.sequence, sql.placeholder("cursorSequence"))
         : undefined,
   );
-  return statementBuiltOnce<ChainEventTextRow>(
-    () => sql`select ${sql.raw(CHAIN_EVENT_TEXT_COLUMNS)} from ${e} where ${where}
+  return statementBuiltOnce<{ sequence: string; data_bytes: number }>(
+    () => sql`select ${e.sequence}::text as sequence, ${e.dataBytes} as data_bytes from ${e} where ${where}
       order by ${e.sequence} ${cursor === "ending_before" ? sql`asc` : sql`desc`} limit ${sql.placeholder("limit")}`,
   );
 }
 
-const pageStatements = new Map<string, ReturnType<typeof pageStatementFor>>();
-
-function pageStatement(byMatter: boolean, byType: boolean, cursor: Cursor) {
-  const shape = `${byMatter}|${byType}|${cursor}`;
-  let statement = pageStatements.get(shape);
-  if (!statement) {
-    statement = pageStatementFor(byMatter, byType, cursor);
-    pageStatements.set(shape, statement);
-  }
-  return statement;
+/**
+ * The page itself, most recent first, as text rows (ChainEventTextRow): read this way the rows need no
+ * mapping layer, and `created` comes formatted by PostgreSQL, as verify-chain reads it. The page is the
+ * candidates the cut kept, a run of sequences with nothing of the request's between them; events are
+ * never changed and new ones come after, so the run holds the same events the candidates read did.
+ */
+function pageStatementFor(byMatter: boolean, byType: boolean) {
+  const where = and(
+    filtersFor(byMatter, byType),
+    between(e.sequence, sql.placeholder("lowSequence"), sql.placeholder("highSequence")),
+  );
+  return statementBuiltOnce<ChainEventTextRow>(
+    () => sql`select ${sql.raw(CHAIN_EVENT_TEXT_COLUMNS)} from ${e} where ${where}
+      order by ${e.sequence} desc limit ${sql.placeholder("limit")}`,
+  );
 }
+
+/** Builds a statement once per shape of the request, on first use. */
+function builtOncePerShape<Shape extends unknown[], Statement>(
+  build: (...shape: Shape) => Statement,
+): (...shape: Shape) => Statement {
+  const statements = new Map<string, Statement>();
+  return (...shape) => {
+    const key = shape.join("|");
+    let statement = statements.get(key);
+    if (!statement) {
+      statement = build(...shape);
+      statements.set(key, statement);
+    }
+    return statement;
+  };
+}
+
+const candidatesStatement = builtOncePerShape(candidatesStatementFor);
+const pageStatement = builtOncePerShape(pageStatementFor);
 
 /**
  * Events in chain order, most recent first. Ids are minted before the chain lock is taken, so
  * two concurrent writes can hold ids in the opposite order of their sequences: the cursor id is
  * resolved to its sequence and the page is cut by sequence, which is the order the chain defines.
+ * A page is weighed before it is read (cutSizedPage): a `job.completed` event carries its job's whole
+ * result, so a page of them stops short of its limit, and only the events on it are read whole.
  */
 export async function listEvents(read: ReadContext, { query }: OperationInput<typeof eventOperations.list>) {
   assertSingleCursor(query);
@@ -75,18 +108,32 @@ export async function listEvents(read: ReadContext, { query }: OperationInput<ty
     if (!cursorRow) throw badRequest(`No such event: '${eventId}'.`, cursor);
     cursorSequence = cursorRow.sequence;
   }
-  const rows = await pageStatement(
-    query.matter_id !== undefined,
-    query.type !== undefined,
+  const byMatter = query.matter_id !== undefined;
+  const byType = query.type !== undefined;
+  const values = { ...scope, matterId: query.matter_id, type: query.type };
+  const candidates = await candidatesStatement(
+    byMatter,
+    byType,
     cursor,
   )(read.db, {
-    ...scope,
-    matterId: query.matter_id,
-    type: query.type,
+    ...values,
     cursorSequence,
     limit: query.limit + 1,
   });
-  const has_more = rows.length > query.limit;
-  const page = rows.slice(0, query.limit).map((row) => chainEventFromText(row) as Event);
-  return listEnvelope("/v1/events", { data: cursor === "ending_before" ? page.reverse() : page, has_more });
+  const cut = cutSizedPage(
+    candidates.map((row) => ({ key: row.sequence, bytes: row.data_bytes })),
+    query.limit,
+    read.listPageMaxBytes ?? LIST_PAGE_MAX_BYTES,
+  );
+  const [first, last] = [cut.keys[0], cut.keys.at(-1)];
+  if (first === undefined || last === undefined) return listEnvelope("/v1/events", { data: [], has_more: false });
+  const backwards = cursor === "ending_before";
+  const rows = await pageStatement(byMatter, byType)(read.db, {
+    ...values,
+    lowSequence: backwards ? first : last,
+    highSequence: backwards ? last : first,
+    limit: cut.keys.length,
+  });
+  const page = rows.map((row) => chainEventFromText(row) as Event);
+  return listEnvelope("/v1/events", { data: page, has_more: cut.has_more });
 }
