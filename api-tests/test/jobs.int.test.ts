@@ -4,8 +4,10 @@
  * a worker does with them (runs, retries, cancel while running, a killed worker) is tested in
  * apps/worker/test/jobs.int.test.ts.
  */
+import { readFileSync } from "node:fs";
 import { AssetMap, AssetMapLegacy, cryptoOperations, Job, jobOperations } from "@crs/contract";
 import { JOB_TYPES } from "@crs/core";
+import { LIST_PAGE_MAX_BYTES } from "@crs/services";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { countEvents, expectError, record, ValidationDetails } from "./support/expectations";
@@ -265,6 +267,33 @@ describe("GET /v1/jobs", () => {
     ).toEqual([second.id]);
     const bad = await app().request("GET", "/v1/jobs?status=done", { key: owner.key });
     expect(expectError(bad, 400, "invalid_request").error.param).toBe("status");
+  });
+});
+
+describe("GET /v1/jobs, bounded by bytes by default", () => {
+  it("stops a page once its results would pass 32 MiB, the figure the pagination doc gives", async () => {
+    expect(app().deps.listPageMaxBytes).toBeUndefined();
+    expect(LIST_PAGE_MAX_BYTES).toBe(32 * 2 ** 20);
+    const guide = readFileSync(new URL("../../docs/api/pagination.md", import.meta.url), "utf8");
+    expect(guide).toMatch(/more than 32 MiB/);
+    const owner = await app().mintKey();
+    const oldest = await createJob(owner);
+    const middle = await createJob(owner);
+    const newest = await createJob(owner);
+    // A page is weighed by the sizes recorded with the jobs, set by hand here: 32 MiB of results would only slow the test.
+    for (const [job, bytes] of [
+      [oldest, 1],
+      [middle, 16 * 2 ** 20],
+      [newest, 16 * 2 ** 20],
+    ] as const) {
+      await app()
+        .sql`update jobs set result_bytes = ${bytes} where organization_id = ${owner.organizationId} and id = ${job.id}`;
+    }
+    const first = await app().request("GET", "/v1/jobs", { key: owner.key });
+    expect(record(first.json)).toMatchObject({ has_more: true, data: [{ id: newest.id }, { id: middle.id }] });
+    expect(record(first.json).data).toHaveLength(2);
+    const next = await app().request("GET", `/v1/jobs?starting_after=${middle.id}`, { key: owner.key });
+    expect(record(next.json)).toMatchObject({ has_more: false, data: [{ id: oldest.id }] });
   });
 });
 
