@@ -478,7 +478,15 @@ class EventOrderWalk {
     }
     const pos = this.toPos[e]!;
     const end = this.endOf(node);
-    const count = end - pos;
+    // Budgets and the hub limit count the address's transfers from the start of the block taint reached
+    // it in, as discovery (which reads by block) does: both engines then decide the same addresses.
+    const { block, incident } = this.graph;
+    const arrivalBlock = block[e]!;
+    let first = pos;
+    for (const start = this.incidentOffset[node]!; first > start && block[incident[first - 1]!] === arrivalBlock; ) {
+      first--;
+    }
+    const count = end - first;
     if (count > input.hubEventLimit && input.labelsOf(node).length === 0) {
       flags[node]! |= NODE_HUB;
       return false;

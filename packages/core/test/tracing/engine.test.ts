@@ -654,6 +654,39 @@ describe("hubs and the hop limit", () => {
   });
 });
 
+describe("the hub limit on both engines", () => {
+  it("counts an address's transfers from the start of the block taint reached it in, on either engine", async () => {
+    // 2 takes two clean transfers early in block 1, the subject's taint later in block 1, and pays 3 at
+    // block 2: four transfers from block 1 on, over a hub limit of 3.
+    const chain = chainOf(
+      [
+        [5, 2, 10, 1],
+        [6, 2, 10, 1],
+        [1, 2, 50, 1],
+        [2, 3, 50, 2],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [5, 10],
+          [6, 10],
+        ],
+      },
+    );
+    const view = (result: TraceResult) => ({
+      edges: edgeList(result),
+      terminals: result.terminals.map((terminal) => [Number.parseInt(terminal.address, 16), terminal.category]),
+    });
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 0]], viaProvider, budget: { hub_event_limit: 3 } });
+      expect(view(result), viaProvider ? "provider" : "preloaded graph").toEqual({
+        edges: [[1, 2, "50", "50", 1]],
+        terminals: [[2, "unlabeled_hub"]],
+      });
+    }
+  });
+});
+
 describe("labels that hold for a time only", () => {
   // 3 becomes an exchange at block 7. Taint first reaches it at block 4 (over 2), before that.
   const exchangeFromBlock7 = { ...label(addr(3), "Exch", "exchange"), valid_from: EPOCH + 7 * BLOCK_TIME };
