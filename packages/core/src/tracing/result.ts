@@ -1,7 +1,7 @@
 import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
-import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
 import {
   assessReadiness,
   type Confidence,
@@ -549,11 +549,18 @@ export async function assembleTraceResult(
 
   // Edges into each address (for source refs and terminal evidence).
   const edgesInto = new Map<number, number[]>();
+  const edgesFrom = new Map<number, number[]>();
   for (const i of edgeOrder) {
-    const t = graph.to[sweep.edgeEvent[i]!]!;
+    const e = sweep.edgeEvent[i]!;
+    const t = graph.to[e]!;
     const list = edgesInto.get(t);
     if (list) list.push(i);
     else edgesInto.set(t, [i]);
+    const f = graph.from[e]!;
+    if ((state.flags[f]! & NODE_SUBJECT) === 0) continue;
+    const sent = edgesFrom.get(f);
+    if (sent) sent.push(i);
+    else edgesFrom.set(f, [i]);
   }
   /**
    * The edges that brought taint to `node` at its fewest hops, from a subject on. Each edge's sender is
@@ -859,7 +866,7 @@ export async function assembleTraceResult(
       retainedReason =
         role === "frontier"
           ? `not expanded: reached at the hop limit (${maxHops})`
-          : isSubject
+          : isSubject && (f & NODE_SKIPPED) === 0
             ? "no transfers of the subject were read in the window"
             : "not expanded: a budget or the deadline ended the trace first";
     }
@@ -872,7 +879,7 @@ export async function assembleTraceResult(
       confidence: "high",
       path_confidence: 1,
       labels,
-      received: isSubject ? [] : receivedOf(node),
+      received: receivedOf(node),
       retained: open ? retainedList.map(([a, units]) => amountIn(a, units)) : null,
       retained_reason: retainedReason,
       opening_balance_unknown: entries.filter(([, id]) => sweep.openingOf(id) === null).map(([a]) => keyOf(a)),
@@ -919,21 +926,36 @@ export async function assembleTraceResult(
   for (const node of walletNodes) {
     if (isOpen(node)) {
       for (const [a, units] of retainedOf.get(node)!) holdings.push({ node, asset: a, units, basis: "retained" });
-    } else {
-      for (let a = 0; a < assetCount; a++) {
-        const units = sweep.receivedBy.get(node * assetCount + a);
-        if (units !== undefined && units > 0n) holdings.push({ node, asset: a, units, basis: "received" });
-      }
+    }
+    // Taint no ledger of the wallet took: all it received if it was not expanded, and, if it was, what
+    // reached it before (at the hop limit, or as a subject before its incident block).
+    for (let a = 0; a < assetCount; a++) {
+      const units = sweep.receivedBy.get(node * assetCount + a);
+      if (units !== undefined && units > 0n) holdings.push({ node, asset: a, units, basis: "received" });
     }
   }
   holdings.sort(
     (x, y) =>
-      compareText(graph.addressOf(x.node), graph.addressOf(y.node)) || compareText(keyOf(x.asset), keyOf(y.asset)),
+      compareText(graph.addressOf(x.node), graph.addressOf(y.node)) ||
+      compareText(keyOf(x.asset), keyOf(y.asset)) ||
+      compareText(x.basis, y.basis),
   );
+  /**
+   * What a holding rests on: the transfers that brought taint to the wallet, and for a subject its case
+   * documents and the transfers it sent on (a subject's holding is counted from its incident block, so
+   * what it sent out is what shows it was read).
+   */
+  const holdingSourceIds = (node: number): string[] => {
+    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
+    if ((state.flags[node]! & NODE_SUBJECT) === 0) return refs;
+    const address = graph.addressOf(node);
+    const caseRefs = request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
+    return [...new Set([...refs, ...edgeSourceIds(edgesFrom.get(node) ?? []), ...caseRefs])].sort();
+  };
   const tokenExposures: TokenExposure[] = holdings.map(({ node, asset, units, basis }) => {
     const info = assetInfo[asset]!;
     const price = request.prices[keyOf(asset)];
-    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
+    const refs = holdingSourceIds(node);
     const usd =
       price && info.decimals !== null
         ? { usd_value: valueInUsd(units, info.decimals, price), usd_value_reason: null }
@@ -1005,7 +1027,7 @@ export async function assembleTraceResult(
       freeze_capability_notes: describeFreezeCapability(controls),
       remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
       review_required: true as const,
-      source_refs: [...new Set([...edgeSourceIds(edgesInto.get(node) ?? []), issuerSource(controls)])].sort(),
+      source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
     } satisfies StablecoinExposure;
   });
 

@@ -919,11 +919,61 @@ describe("taint sent to a subject that does not take it", () => {
       expect(
         result.token_exposures.map((exposure) => [exposure.wallet, exposure.basis, exposure.amount.base_units]),
       ).toEqual([[addr(1), "received", "2"]]);
+      const skipped = result.wallets.find((wallet) => wallet.address === addr(1));
+      expect(skipped).toMatchObject({
+        role: "subject",
+        retained: null,
+        retained_reason: "not expanded: a budget or the deadline ended the trace first",
+      });
+      expect(skipped?.received.map((amount) => amount.base_units)).toEqual(["2"]);
     });
   }
 });
 
 describe("exposures", () => {
+  for (const viaProvider of [false, true]) {
+    const engine = viaProvider ? "provider" : "preloaded graph";
+    it(`keep what a wallet received at the hop limit when it opens later over another asset (${engine})`, async () => {
+      const chain = chainOf(
+        [
+          [1, 2, 10, 1],
+          // 3 takes 10 USDX at the hop limit (2), then ETH from the subject directly, which opens it
+          [2, 3, 10, 2],
+          [1, 3, 5, 3, "eth"],
+        ],
+        {
+          genesis: [
+            [1, 10],
+            [1, 5, "eth"],
+          ],
+        },
+      );
+      const result = await traceChain(chain, { subjects: [[1, 0]], viaProvider, request: { max_hops: 2 } });
+      expect(totalsOf(result)).toMatchObject({ at_hop_limit: "10" });
+      const atThree = (
+        exposures: Array<{ asset: string; wallet: string; amount: { base_units: string }; basis: string }>,
+      ) =>
+        exposures
+          .filter((exposure) => exposure.asset === `erc20:${TOKEN}` && exposure.wallet === addr(3))
+          .map((exposure) => [exposure.basis, exposure.amount.base_units]);
+      expect(atThree(result.token_exposures)).toEqual([["received", "10"]]);
+      expect(atThree(result.stablecoin_exposures)).toEqual([["received", "10"]]);
+    });
+
+    it(`of a subject cite its case documents and the transfers that show it was read (${engine})`, async () => {
+      const result = await traceChain(chainOf([[1, 2, 30, 2]], { genesis: [[1, 100]] }), {
+        subjects: [[1, 1]],
+        viaProvider,
+      });
+      const held = result.token_exposures.find((exposure) => exposure.wallet === addr(1));
+      expect(held).toMatchObject({ basis: "retained", amount: { base_units: "70" } });
+      const sent = result.edges.find((edge) => edge.from === addr(1))!;
+      expect(held?.source_refs).toEqual([...new Set([...sent.source_refs, "case-1"])].sort());
+      const stable = result.stablecoin_exposures.find((exposure) => exposure.wallet === addr(1));
+      expect(stable?.source_refs).toEqual(expect.arrayContaining(["case-1", ...sent.source_refs]));
+    });
+  }
+
   const chain = chainOf(
     [
       [1, 2, 500_000_000, 2],

@@ -26,7 +26,7 @@ import type {
   LabelCategory,
   Network,
 } from "../../../src/tracing/types";
-import { NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, UNREACHED } from "./discovery";
+import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, UNREACHED } from "./discovery";
 
 /**
  * One entry of the source manifest. Every fact in the result names the entries it rests on by
@@ -744,7 +744,7 @@ export async function assembleTraceResult(
       retainedReason =
         role === "frontier"
           ? `not expanded: reached at the hop limit (${maxHops})`
-          : isSubject
+          : isSubject && (state.flags[node]! & NODE_SKIPPED) === 0
             ? "no transfers of the subject were read in the window"
             : "not expanded: a budget or the deadline ended the trace first";
     }
@@ -757,7 +757,7 @@ export async function assembleTraceResult(
       confidence: "high",
       path_confidence: 1,
       labels,
-      received: isSubject ? [] : receivedOf(node),
+      received: receivedOf(node),
       retained: open ? retainedList.map(([a, units]) => amountIn(a, units)) : null,
       retained_reason: retainedReason,
       opening_balance_unknown: entries.filter(([, id]) => sweep.opening[id] === null).map(([a]) => keyOf(a)),
@@ -799,24 +799,36 @@ export async function assembleTraceResult(
 
   // Exposures: tainted value retained by expanded wallets, or received by wallets not expanded.
   const holdings: Array<{ node: number; asset: number; units: bigint; basis: "retained" | "received" }> = [];
+  // Rules fixed since this copy was taken, applied here as in the engine: an expanded wallet's holdings
+  // include taint no ledger took, a subject's cite its case documents and what it sent, a subject a
+  // budget left out says so, and a subject's received lists what other subjects sent it.
   for (const node of walletNodes) {
     if (isOpen(node)) {
       for (const [a, units] of retainedOf.get(node)!) holdings.push({ node, asset: a, units, basis: "retained" });
-    } else {
-      for (let a = 0; a < assetCount; a++) {
-        const units = sweep.receivedBy.get(node * assetCount + a);
-        if (units !== undefined && units > 0n) holdings.push({ node, asset: a, units, basis: "received" });
-      }
+    }
+    for (let a = 0; a < assetCount; a++) {
+      const units = sweep.receivedBy.get(node * assetCount + a);
+      if (units !== undefined && units > 0n) holdings.push({ node, asset: a, units, basis: "received" });
     }
   }
   holdings.sort(
     (x, y) =>
-      compareText(graph.addressOf(x.node), graph.addressOf(y.node)) || compareText(keyOf(x.asset), keyOf(y.asset)),
+      compareText(graph.addressOf(x.node), graph.addressOf(y.node)) ||
+      compareText(keyOf(x.asset), keyOf(y.asset)) ||
+      compareText(x.basis, y.basis),
   );
+  const holdingSourceIds = (node: number): string[] => {
+    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
+    if ((state.flags[node]! & NODE_SUBJECT) === 0) return refs;
+    const address = graph.addressOf(node);
+    const caseRefs = request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
+    const sent = edgeOrder.filter((i) => graph.from[sweep.edgeEvent[i]!] === node);
+    return [...new Set([...refs, ...edgeSourceIds(sent), ...caseRefs])].sort();
+  };
   const tokenExposures: TokenExposure[] = holdings.map(({ node, asset, units, basis }) => {
     const info = assetInfo[asset]!;
     const price = request.prices[keyOf(asset)];
-    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
+    const refs = holdingSourceIds(node);
     const usd =
       price && info.decimals !== null
         ? { usd_value: valueInUsd(units, info.decimals, price), usd_value_reason: null }
@@ -888,7 +900,7 @@ export async function assembleTraceResult(
       freeze_capability_notes: describeFreezeCapability(controls),
       remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
       review_required: true as const,
-      source_refs: [...new Set([...edgeSourceIds(edgesInto.get(node) ?? []), issuerSource(controls)])].sort(),
+      source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
     } satisfies StablecoinExposure;
   });
 
