@@ -17,8 +17,8 @@
  * - Events list: GET /v1/events?limit=100 at a fixed BENCH_LIST_RATE requests per second in an
  *   organization of 10,000 events, and (BENCH_EVENTS=n) in one of n events; the baseline runs the same
  *   keyset query (newest first, limit + 1) and sends the same envelope. The events are seeded with one
- *   INSERT ... SELECT generate_series: well-formed rows whose hashes and signatures are filler (a list
- *   does not verify the chain). Latency is timed per request here, to the microsecond.
+ *   INSERT ... SELECT generate_series: well-formed rows (with their data's recorded size, as a page is
+ *   weighed by it) whose hashes and signatures are filler (a list does not verify the chain). Latency is timed per request here, to the microsecond.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -227,15 +227,15 @@ async function seedEvents(
   const started = performance.now();
   await sql`
     insert into events (organization_id, environment, sequence, id, type, created, livemode, api_version, data,
-                        audit_ref, matter_id, prev_hash, hash, signature)
+                        data_bytes, audit_ref, matter_id, prev_hash, hash, signature)
     select ${organizationId}, ${environment}, s, 'evt_bench' || lpad(s::text, 12, '0'), 'matter.created',
-           now() - (${count}::bigint - s) * interval '1 second', false, '2026-07-05',
-           jsonb_build_object('matter_id', 'mat_bench' || s, 'status', 'active', 'audit_ref', 'req_bench' || s,
-             'object', jsonb_build_object('object', 'matter', 'id', 'mat_bench' || s, 'name', 'Bench Holdings v. Doe',
-               'mode', 'recovery', 'status', 'active', 'economics', jsonb_build_object('currency', 'USD'))),
+           now() - (${count}::bigint - s) * interval '1 second', false, '2026-07-05', d, octet_length(d::text),
            'req_bench' || s, 'mat_bench' || s,
            md5((s - 1)::text) || md5((s - 1)::text || 'h'), md5(s::text) || md5(s::text || 'h'), repeat('ab', 64)
-      from generate_series(1, ${count}::bigint) s`;
+      from generate_series(1, ${count}::bigint) s,
+           lateral (select jsonb_build_object('matter_id', 'mat_bench' || s, 'status', 'active', 'audit_ref', 'req_bench' || s,
+             'object', jsonb_build_object('object', 'matter', 'id', 'mat_bench' || s, 'name', 'Bench Holdings v. Doe',
+               'mode', 'recovery', 'status', 'active', 'economics', jsonb_build_object('currency', 'USD'))) as d) data`;
   await sql`analyze events`;
   console.log(`seeded ${count} events for ${organizationId} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
