@@ -72,14 +72,6 @@ describeSecuritySuite(jobOperations.get, {
 describeSecuritySuite(jobOperations.cancel, {
   app,
   request: async (owner) => ({ params: { job_id: (await createJob(owner)).id } }),
-  idempotency: {
-    effects: async (owner) => ({
-      canceled: await countJobs(owner.organizationId, "canceled"),
-      canceled_events: await countEvents(app().sql, owner.organizationId, "job.canceled"),
-    }),
-    perWrite: { canceled: 1, canceled_events: 1 },
-    changedTarget: async (owner) => ({ params: { job_id: (await createJob(owner)).id } }),
-  },
 });
 
 describeSecuritySuite(cryptoOperations.createAssetMap, {
@@ -322,6 +314,27 @@ describe("POST /v1/jobs/{job_id}/cancel", () => {
     const refused = await app().request("POST", `/v1/jobs/${job.id}/cancel`, { key: owner.key, body: [] });
     expect(expectError(refused, 422, "invalid_request").error.param).toBe("body");
     expect(await countJobs(owner.organizationId, "queued")).toBe(1);
+  });
+
+  it("ignores an Idempotency-Key, as documented: a repeat is answered afresh, and the key cancels another job too", async () => {
+    const owner = await app().mintKey();
+    const [job, other] = [await createJob(owner), await createJob(owner)];
+    const storedAnswers = async () =>
+      (
+        await app().sql<{ n: number }[]>`
+          select count(*)::int as n from idempotency_records where organization_id = ${owner.organizationId}`
+      )[0]?.n;
+    const storedBefore = await storedAnswers();
+    const headers = { "Idempotency-Key": `cancel-${job.id}` };
+    const first = await app().request("POST", `/v1/jobs/${job.id}/cancel`, { key: owner.key, headers });
+    const again = await app().request("POST", `/v1/jobs/${job.id}/cancel`, { key: owner.key, headers });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect(Job.parse(again.json)).toEqual(Job.parse(first.json));
+    const elsewhere = await app().request("POST", `/v1/jobs/${other.id}/cancel`, { key: owner.key, headers });
+    expect(Job.parse(elsewhere.json)).toMatchObject({ id: other.id, status: "canceled" });
+    expect(await countEvents(app().sql, owner.organizationId, "job.canceled")).toBe(2);
+    expect(await storedAnswers()).toBe(storedBefore);
   });
 
   it("ten concurrent cancels of one job: one transition, one job.canceled (the row lock)", async () => {

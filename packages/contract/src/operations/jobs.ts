@@ -178,8 +178,9 @@ export const jobOperations = {
       "Cancel a queued or running job (a running one is stopped and its result discarded); a finished job is returned unchanged.",
     successStatus: 200,
     response: Job,
-    // A repeat without a key finds the job terminal and returns it unchanged; with one, as every write.
-    idempotent: true,
+    // Cancel is idempotent by its nature: a repeat finds the job terminal and returns it unchanged. A
+    // stored answer would hold a finished job's whole result (up to 128 MiB), so the header is ignored.
+    idempotent: false,
     events: ["job.canceled"],
   }),
 };
