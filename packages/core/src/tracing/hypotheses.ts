@@ -111,6 +111,14 @@ export function checkDepositSweep(input: {
       tally.deposited += amount;
       tally.depositTime.push(time[e]!);
       tally.depositedThrough.push(tally.deposited);
+      // A deposit nothing needs to forward (zero, or native dust within the gas allowance) waits for
+      // nothing. (An earlier deposit still waiting stays so: neither total moved since it was last looked at.)
+      while (
+        tally.next < tally.depositTime.length &&
+        tally.forwarded >= tally.depositedThrough[tally.next]! - tally.slack
+      ) {
+        tally.next++;
+      }
       if (gasFunded === null && graph.assets[a]!.kind === "native") {
         gasFunded = isExchangeLabel(pickDecidingLabel(input.labelsOf(from[e]!), time[e]!), entity);
       }

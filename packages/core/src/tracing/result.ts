@@ -563,14 +563,15 @@ export async function assembleTraceResult(
     else edgesFrom.set(f, [i]);
   }
   /**
-   * The edges that brought taint to `node` at its fewest hops, from a subject on. Each edge's sender is
+   * The edges that brought taint from a subject to edge `last`, and `last`. Each edge's sender is
    * reached by the first edge into it at one hop fewer that came before it, so the path runs forward
    * in time: an address's fewest hops can fall after it sent funds on, and its own fewest-hop edge would
-   * then explain an earlier transfer with a later one.
+   * then explain an earlier transfer with a later one. `pathTo(node)` ends with the edge that gave the
+   * node its fewest hops.
    */
-  const pathTo = (node: number): number[] => {
+  const pathEndingWith = (last: number): number[] => {
     const path: number[] = [];
-    let edge = sweep.parentEdge[node]!;
+    let edge = last;
     while (edge >= 0) {
       path.push(edge);
       const hop = sweep.edgeHop[edge]!;
@@ -581,6 +582,7 @@ export async function assembleTraceResult(
     }
     return path.reverse();
   };
+  const pathTo = (node: number): number[] => pathEndingWith(sweep.parentEdge[node]!);
   /**
    * An address's ledger is open when the trace followed its funds: a subject discovery expanded, or an
    * address taint reached at fewer hops than the limit (the sweep's rule), from the edge that reached it.
@@ -728,7 +730,8 @@ export async function assembleTraceResult(
       depositOf.set(sender, label!.entity);
       if (sweepDrafted.has(sender)) continue;
       sweepDrafted.add(sender);
-      const path = pathTo(sender);
+      // To the transfer the sweep rule was read from, so the sweeps that follow come after it.
+      const path = pathEndingWith(sweep.openEdge[sender]!);
       const sweepEdgeIds = evidence.sweep_events.map((e) => {
         const { event_index } = decodeSub(graph.sub[e]!);
         return `${graph.txHashOf(e)}:${event_index}`;
@@ -866,7 +869,7 @@ export async function assembleTraceResult(
       retainedReason =
         role === "frontier"
           ? `not expanded: reached at the hop limit (${maxHops})`
-          : isSubject && (f & NODE_SKIPPED) === 0
+          : isSubject && (f & NODE_SKIPPED) === 0 && !state.truncation.has("deadline")
             ? "no transfers of the subject were read in the window"
             : "not expanded: a budget or the deadline ended the trace first";
     }
@@ -905,7 +908,10 @@ export async function assembleTraceResult(
       labels: [],
       received: [],
       retained: null,
-      retained_reason: "no transfers of the subject were read in the window",
+      retained_reason:
+        node !== undefined && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"))
+          ? "not expanded: a budget or the deadline ended the trace first"
+          : "no transfers of the subject were read in the window",
       opening_balance_unknown: [],
       shortfall: [],
       source_refs: subject.source_refs.map((ref) => ref.source_id).sort(),

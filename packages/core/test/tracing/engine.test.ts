@@ -287,6 +287,87 @@ describe("the deposit-address sweep rule's window", () => {
     expect(sweepsOf(result).map((hypothesis) => hypothesis.sweep?.assets[0]?.longest_delay_seconds)).toEqual([108]);
   });
 
+  it("lets dust within the gas allowance wait: nothing needs forwarding", async () => {
+    // 2 forwards a native deposit, takes dust (no more than the gas allowance) from elsewhere, and long
+    // after the window forwards a second deposit within it.
+    const dusty = chainOf(
+      [
+        [1, 2, 1000, 1, "eth"],
+        [2, 9, 1000, 2, "eth"],
+        [5, 2, 3, 3, "eth"],
+        [1, 2, 1000, 40, "eth"],
+        [2, 9, 1000, 41, "eth"],
+      ],
+      {
+        genesis: [
+          [1, 2000, "eth"],
+          [5, 3, "eth"],
+        ],
+        labels: [label(addr(9), "Exchange X", "exchange")],
+      },
+    );
+    const call = {
+      subjects: [[1, 0]] as Array<[number, number]>,
+      request: { deposit_sweep: { window_seconds: 100, native_gas_allowance: 5n } },
+    };
+    const result = await traceChain(dusty, call);
+    expect(sweepsOf(result).map((hypothesis) => hypothesis.sweep?.assets[0]?.longest_delay_seconds)).toEqual([12]);
+    const strict = await traceChain(dusty, {
+      ...call,
+      request: { deposit_sweep: { window_seconds: 100, native_gas_allowance: 2n } },
+    });
+    expect(sweepsOf(strict)).toEqual([]);
+  });
+
+  it("does not hold when what the address held before taint reached it is swept with the deposits", async () => {
+    // 2 held 30 before the subject's deposit; the sweep takes all 80, and when the 30 came is not read.
+    const held = chainOf(
+      [
+        [1, 2, 50, 1],
+        [2, 9, 80, 2],
+      ],
+      {
+        genesis: [
+          [1, 50],
+          [2, 30],
+        ],
+        labels: [label(addr(9), "Exchange X", "exchange")],
+      },
+    );
+    const result = await traceChain(held, { subjects: [[1, 0]], request: { deposit_sweep: { window_seconds: 100 } } });
+    expect(sweepsOf(result)).toEqual([]);
+    expect(result.exchange_hypotheses.map((hypothesis) => hypothesis.basis)).toEqual(["labeled_service_address"]);
+  });
+
+  it("names a path that reaches the deposit address before the sweeps it cites", async () => {
+    // 3 is reached at hop 2 and sweeps; the subject pays it directly later (hop 1), and it sweeps again.
+    const chain = chainOf(
+      [
+        [1, 2, 50, 1],
+        [2, 3, 50, 2],
+        [3, 9, 50, 3],
+        [1, 3, 10, 4],
+        [3, 9, 10, 5],
+      ],
+      { genesis: [[1, 100]], labels: [label(addr(9), "Exchange X", "exchange")] },
+    );
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 0]], viaProvider });
+      const [hypothesis] = sweepsOf(result);
+      expect(hypothesis?.wallet).toBe(addr(3));
+      const blocks = (hypothesis?.path_edge_ids ?? []).map((id) => {
+        const edge = result.edges.find((found) => found.edge_id === id);
+        return edge ? [Number.parseInt(edge.from, 16), Number.parseInt(edge.to, 16), edge.block] : id;
+      });
+      expect(blocks).toEqual([
+        [1, 2, "1"],
+        [2, 3, "2"],
+        [3, 9, "3"],
+        [3, 9, "5"],
+      ]);
+    }
+  });
+
   it("does not hold when the first deposit waited longer than the window, though the last did not", async () => {
     const result = await traceChain(chain, { subjects: [[1, 0]], request: { deposit_sweep: { window_seconds: 100 } } });
     expect(sweepsOf(result)).toEqual([]);
@@ -1020,6 +1101,17 @@ describe("exposures", () => {
 });
 
 describe("budgets and cancellation", () => {
+  it("says a subject the deadline cut off was not expanded, not that it had no transfers", async () => {
+    const chain = chainOf([[1, 2, 30, 2]], { genesis: [[1, 100]] });
+    for (const viaProvider of [false, true]) {
+      const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider, deadlineReached: () => true });
+      expect(result.truncation.map((cut) => cut.reason)).toEqual(["deadline"]);
+      expect(result.wallets.find((wallet) => wallet.address === addr(1))?.retained_reason).toBe(
+        "not expanded: a budget or the deadline ended the trace first",
+      );
+    }
+  });
+
   const chain = chainOf(
     [
       [1, 2, 100, 2],

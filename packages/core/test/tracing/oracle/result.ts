@@ -461,9 +461,9 @@ export async function assembleTraceResult(
     else edgesInto.set(t, [i]);
   }
   // A rule fixed since this copy was taken, applied here as in the engine: a path runs forward in time.
-  const pathTo = (node: number): number[] => {
+  const pathEndingWith = (last: number): number[] => {
     const path: number[] = [];
-    let edge = sweep.parentEdge[node]!;
+    let edge = last;
     while (edge >= 0) {
       path.push(edge);
       const hop = sweep.edgeHop[edge]!;
@@ -474,6 +474,7 @@ export async function assembleTraceResult(
     }
     return path.reverse();
   };
+  const pathTo = (node: number): number[] => pathEndingWith(sweep.parentEdge[node]!);
   /**
    * An address's ledger is open when the trace followed its funds: a subject discovery expanded, or an
    * address taint reached at fewer hops than the limit (the sweep's rule), from the edge that reached it.
@@ -600,7 +601,8 @@ export async function assembleTraceResult(
       depositOf.set(sender, label!.entity);
       const existing = drafts.find((d) => d.node === sender && d.basis === "deposit_address_sweep");
       if (existing) continue;
-      const path = pathTo(sender);
+      // To the transfer the sweep rule was read from, so the sweeps that follow come after it.
+      const path = pathEndingWith(sweep.openEdge[sender]!);
       const sweepEdgeIds = evidence.sweep_events.map((e) => {
         const { event_index } = decodeSub(graph.sub[e]!);
         return `${graph.txHashOf(e)}:${event_index}`;
@@ -744,7 +746,7 @@ export async function assembleTraceResult(
       retainedReason =
         role === "frontier"
           ? `not expanded: reached at the hop limit (${maxHops})`
-          : isSubject && (state.flags[node]! & NODE_SKIPPED) === 0
+          : isSubject && (state.flags[node]! & NODE_SKIPPED) === 0 && !state.truncation.has("deadline")
             ? "no transfers of the subject were read in the window"
             : "not expanded: a budget or the deadline ended the trace first";
     }
@@ -770,6 +772,7 @@ export async function assembleTraceResult(
   }
   for (const subject of request.subjects) {
     if (graph.nodeOf(subject.address) !== undefined && walletNodes.includes(graph.nodeOf(subject.address)!)) continue;
+    const node = graph.nodeOf(subject.address);
     wallets.push({
       wallet_id: `wal_${shortHash({ network, address: subject.address })}`,
       address: subject.address,
@@ -781,7 +784,10 @@ export async function assembleTraceResult(
       labels: [],
       received: [],
       retained: null,
-      retained_reason: "no transfers of the subject were read in the window",
+      retained_reason:
+        node !== undefined && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"))
+          ? "not expanded: a budget or the deadline ended the trace first"
+          : "no transfers of the subject were read in the window",
       opening_balance_unknown: [],
       shortfall: [],
       source_refs: subject.source_refs.map((ref) => ref.source_id).sort(),
