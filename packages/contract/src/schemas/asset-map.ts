@@ -210,7 +210,7 @@ export const AssetTotals = z
     dust_dropped: TraceAmount.extend({ edges: z.number().int() }),
     unexplored: TraceAmount.meta({
       description:
-        "taint that reached addresses a budget or the deadline left unexpanded, or a subject before its incident block (whose holdings then count as its own subject_taint)",
+        "taint that reached addresses a budget or the deadline left unexpanded, or that a subject passed on before its incident block after another subject had sent it",
     }),
     conserved: z.boolean().meta({ description: "true when the five buckets add up to subject_taint exactly" }),
   })

@@ -335,7 +335,7 @@ class EventOrderWalk {
     const l = before[2 * e + 1]!;
     const isSubject = (this.flags[node]! & NODE_SUBJECT) !== 0;
     this.ledger.openAt(slot, isSubject, h, l, node, a);
-    if (isSubject) this.tally.add(a, SUBJECT, h, l);
+    if (isSubject) this.tally.subjectOpens(node, a, h, l);
     return slot;
   }
 
@@ -536,10 +536,10 @@ class EventOrderWalk {
         const senderHop = hopNow[f]!;
         if ((flags[t]! & NODE_SUBJECT) !== 0) {
           tally.emit(e, th, tl, senderHop + 1);
-          // A subject not open (before its incident block, or left out by a budget) does not take it:
-          // its holdings count as its own taint once it opens.
+          // A subject not open yet (before its incident block, or left out by a budget) does not take it:
+          // its holdings count once it opens, less what other subjects sent it (`subjectOpens`).
           if (tOpen) delivered = true;
-          else tally.receive(t, a, UNEXPLORED, th, tl);
+          else tally.holdForSubject(t, a, th, tl);
         } else if (th < this.minH[a]! || (th === this.minH[a]! && tl < this.minL[a]!)) {
           tally.dust(a, th, tl);
         } else {

@@ -38,6 +38,8 @@ export class LimbTally {
   private readonly receivedSlot = new Map<number, number>();
   private recvH = new Float64Array(64);
   private recvL = new Float64Array(64);
+  /** Taint other subjects sent a subject before its entry of the asset opened, by node × assetCount + asset. */
+  private readonly heldForSubject = new Map<number, { h: number; l: number }>();
   overflow = false;
 
   constructor(assetCount: number) {
@@ -55,6 +57,7 @@ export class LimbTally {
     this.sumL = new Float64Array(assetCount * BUCKETS);
     this.dustEdges = new Array<number>(assetCount).fill(0);
     this.receivedSlot.clear();
+    this.heldForSubject.clear();
     this.overflow = false;
   }
 
@@ -109,6 +112,55 @@ export class LimbTally {
     this.recvL[slot] = nl;
   }
 
+  /**
+   * Taint another subject sent subject `node` before its entry of asset `a` opened: it is counted when
+   * the entry opens (`subjectOpens`), or as unexplored at `settle` if it never does.
+   */
+  holdForSubject(node: number, a: number, h: number, l: number): void {
+    const key = node * this.assetCount + a;
+    const held = this.heldForSubject.get(key);
+    if (!held) {
+      this.heldForSubject.set(key, { h, l });
+      return;
+    }
+    held.l += l;
+    held.h += h;
+    if (held.l >= LIMB) {
+      held.l -= LIMB;
+      held.h += 1;
+    }
+    if (held.h > 2 ** 51) this.overflow = true;
+  }
+
+  /**
+   * Subject `node`'s entry of asset `a` opened holding (h, l), its own taint: less what other subjects
+   * had sent it, which is theirs already, as far as the holding covers it. What it does not cover left
+   * the subject before its entry opened, untraced: unexplored.
+   */
+  subjectOpens(node: number, a: number, h: number, l: number): void {
+    const key = node * this.assetCount + a;
+    const held = this.heldForSubject.get(key);
+    if (!held) {
+      this.add(a, SUBJECT, h, l);
+      return;
+    }
+    this.heldForSubject.delete(key);
+    const covers = h > held.h || (h === held.h && l >= held.l);
+    // own taint: the holding less what was held for it; or what was held less the holding, unexplored
+    let dh = covers ? h - held.h : held.h - h;
+    let dl = covers ? l - held.l : held.l - l;
+    if (dl < 0) {
+      dl += LIMB;
+      dh -= 1;
+    }
+    if (covers) this.add(a, SUBJECT, dh, dl);
+    else if (h < 0) {
+      // (a holding below zero, from data that does not add up, covers nothing and is counted as it is)
+      this.add(a, SUBJECT, h, l);
+      this.receive(node, a, UNEXPLORED, held.h, held.l);
+    } else this.receive(node, a, UNEXPLORED, dh, dl);
+  }
+
   /** Emits a trace edge; returns its index. */
   emit(event: number, h: number, l: number, hop: number): number {
     const edge = this.edgeCount++;
@@ -136,6 +188,10 @@ export class LimbTally {
     receivedBy: Map<number, bigint>;
     totals: SweepTotals[];
   } {
+    for (const [key, held] of this.heldForSubject) {
+      this.receive(Math.floor(key / this.assetCount), key % this.assetCount, UNEXPLORED, held.h, held.l);
+    }
+    this.heldForSubject.clear();
     const { taintH, taintL, sumH, sumL, edgeCount } = this;
     const edgeTaint: bigint[] = new Array(edgeCount);
     for (let i = 0; i < edgeCount; i++) edgeTaint[i] = limbsToBigint(taintH[i]!, taintL[i]!);

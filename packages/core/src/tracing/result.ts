@@ -195,7 +195,10 @@ export interface StablecoinExposure {
 export interface AssetTotals {
   asset: string;
   symbol: string | null;
-  /** Subject holdings at the incident block plus everything the subjects received after. */
+  /**
+   * Subject holdings at the incident block plus everything the subjects received after; a holding
+   * counts only beyond what other subjects had sent it, which is theirs already.
+   */
   subject_taint: ResultAmount;
   to_terminals: ResultAmount;
   retained: ResultAmount;
@@ -203,8 +206,8 @@ export interface AssetTotals {
   at_hop_limit: ResultAmount;
   dust_dropped: ResultAmount & { edges: number };
   /**
-   * Reached addresses a budget or the deadline left unexpanded, or a subject before its incident block
-   * (whose holdings from then on count in subject_taint as its own).
+   * Reached addresses a budget or the deadline left unexpanded, or was passed on by a subject before its
+   * incident block after another subject sent it (what it still held then counts once, as the sender's).
    */
   unexplored: ResultAmount;
   /** true for fifo and haircut: the five buckets add up to subject_taint exactly. */

@@ -360,7 +360,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
       id = ledger.open(isSubject, h, l, node, a);
       openValue[id] = balance === null ? null : limbsToBigint(h, l);
     }
-    if (isSubject) tally.add(a, SUBJECT, h, l);
+    if (isSubject) tally.subjectOpens(node, a, h, l);
     index.set(node, a, id);
     return id;
   };
@@ -425,9 +425,9 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
         if ((flags[t]! & NODE_SUBJECT) !== 0) {
           tally.emit(e, th, tl, senderHop + 1);
           // A subject not followed yet (before its incident block, or left out by a budget) does not
-          // take it: its holdings count as its own taint once it is.
+          // take it: its holdings count once it is, less what other subjects sent it (`subjectOpens`).
           if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) delivered = true;
-          else tally.receive(t, a, UNEXPLORED, th, tl);
+          else tally.holdForSubject(t, a, th, tl);
         } else if (th < minH[a]! || (th === minH[a]! && tl < minL[a]!)) {
           tally.dust(a, th, tl);
         } else {
@@ -552,6 +552,8 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     unexplored: 0n,
   }));
   const receivedBy = new Map<number, bigint>();
+  /** Taint other subjects sent a subject before its entry of the asset opened (see LimbTally.holdForSubject). */
+  const heldForSubject = new Map<number, bigint>();
   const edgeEvent: number[] = [];
   const edgeTaint: bigint[] = [];
   const edgeHop: number[] = [];
@@ -574,7 +576,20 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     }
     const id = ledger.open(isSubject, balance ?? (runningOf(key) > 0n ? runningOf(key) : 0n));
     opening[id] = balance;
-    totals[a]!.subjectTaint += ledger.openingTaint(id);
+    // A subject's holding is its own taint, less what other subjects sent it before (see LimbTally.subjectOpens).
+    const own = ledger.openingTaint(id);
+    const held = isSubject ? heldForSubject.get(key) : undefined;
+    if (held === undefined) totals[a]!.subjectTaint += own;
+    else {
+      heldForSubject.delete(key);
+      if (own >= held) totals[a]!.subjectTaint += own - held;
+      else {
+        const untraced = own < 0n ? held : held - own;
+        if (own < 0n) totals[a]!.subjectTaint += own;
+        totals[a]!.unexplored += untraced;
+        receive(node, a, untraced);
+      }
+    }
     index.set(node, a, id);
     entryNode.push(node);
     entryAsset.push(a);
@@ -621,10 +636,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
           edgeHop.push(senderHop + 1);
           // (see the sweep over limbs)
           if (tFollowed && hopNow[t]! < maxHops && (flags[t]! & NODE_TERMINAL) === 0) delivered = true;
-          else {
-            sum.unexplored += tainted;
-            receive(t, a, tainted);
-          }
+          else heldForSubject.set(t * assetCount + a, (heldForSubject.get(t * assetCount + a) ?? 0n) + tainted);
         } else if (tainted < minValueOf(a)) {
           sum.dust += tainted;
           sum.dustEdges++;
@@ -666,6 +678,10 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     } else if (tRuns) {
       running[t * assetCount + a] = runningOf(t * assetCount + a) + amount;
     }
+  }
+  for (const [key, held] of heldForSubject) {
+    totals[key % assetCount]!.unexplored += held;
+    receive(Math.floor(key / assetCount), key % assetCount, held);
   }
 
   return sweepResult({

@@ -957,12 +957,12 @@ describe("taint sent to a subject that does not take it", () => {
   };
   for (const viaProvider of [false, true]) {
     const engine = viaProvider ? "provider" : "preloaded graph";
-    it(`counts what reached a subject before its incident block as unexplored, so the totals add up (${engine})`, async () => {
-      // 1 pays subject 2 at block 2; 2's own holdings count from its incident block 5, and it pays 3 at 6.
+    it(`counts what one subject sent another before its incident block once, as the receiver's holding (${engine})`, async () => {
+      // 1 pays subject 2 at block 2; 2's holdings count from its incident block 5; it pays 3 at 6.
       const chain = chainOf(
         [
           [1, 2, 40, 2],
-          [2, 3, 40, 6],
+          [2, 3, 10, 6],
         ],
         { genesis: [[1, 100]] },
       );
@@ -975,14 +975,47 @@ describe("taint sent to a subject that does not take it", () => {
       });
       expect(edgeList(result)).toEqual([
         [1, 2, "40", "40", 1],
-        [2, 3, "40", "40", 1],
+        [2, 3, "10", "10", 1],
       ]);
       expect(bucketsOf(result)).toMatchObject({
-        subject_taint: "140",
+        subject_taint: "100",
         retained: "100",
-        unexplored: "40",
-        buckets: "140",
+        unexplored: "0",
+        buckets: "100",
       });
+      expect(
+        result.token_exposures.map((exposure) => [exposure.wallet, exposure.basis, exposure.amount.base_units]),
+      ).toEqual([
+        [addr(1), "retained", "60"],
+        [addr(2), "retained", "30"],
+        [addr(3), "retained", "10"],
+      ]);
+    });
+
+    it(`counts as unexplored what a subject passed on before its incident block (${engine})`, async () => {
+      // 2 pays 30 of the subject's 40 to 4 before its own incident block, so it holds 10 when it opens.
+      const chain = chainOf(
+        [
+          [1, 2, 40, 2],
+          [2, 4, 30, 3],
+          [2, 3, 10, 6],
+        ],
+        { genesis: [[1, 100]] },
+      );
+      const result = await traceChain(chain, {
+        subjects: [
+          [1, 1],
+          [2, 5],
+        ],
+        viaProvider,
+      });
+      expect(bucketsOf(result)).toMatchObject({
+        subject_taint: "100",
+        retained: "70",
+        unexplored: "30",
+        buckets: "100",
+      });
+      expect(result.wallets.find((wallet) => wallet.address === addr(4))).toBeUndefined();
     });
 
     it(`counts what reached a subject a budget left out as unexplored (${engine})`, async () => {
