@@ -214,7 +214,7 @@ describe("GET /v1/openapi.json", () => {
     );
   });
 
-  it("documents the 422 of every write, and the 404 of every write whose body names a matter", async () => {
+  it("documents the 413, 415 and 422 of every write, and the 404 of every write whose body names a matter", async () => {
     const paths = JSON.parse((await get("/v1/openapi.json")).body).paths as Record<string, Json>;
     const writes = CURRENT_OPERATIONS.flatMap(({ definition }) =>
       definition.path && definition.method !== "GET" ? [definition] : [],
@@ -223,7 +223,7 @@ describe("GET /v1/openapi.json", () => {
       const statuses = Object.keys(
         ((paths[op.path as string] as Json)[op.method.toLowerCase()] as Json).responses as Json,
       );
-      expect(statuses, `${op.method} ${op.path}`).toContain("422");
+      expect(statuses, `${op.method} ${op.path}`).toEqual(expect.arrayContaining(["413", "415", "422"]));
       const fields = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
       if ("matter_id" in fields) expect(statuses, `${op.method} ${op.path}`).toContain("404");
     }

@@ -308,11 +308,22 @@ describe("POST /v1/jobs/{job_id}/cancel", () => {
     expect(await countEvents(app().sql, owner.organizationId, "job.canceled")).toBe(1);
   });
 
-  it("refuses a body that is not a JSON object with 422, leaving the job queued", async () => {
+  it("refuses a body that is not a JSON object (422), not JSON (415) or too large (413), leaving the job queued", async () => {
     const owner = await app().mintKey();
     const job = await createJob(owner);
     const refused = await app().request("POST", `/v1/jobs/${job.id}/cancel`, { key: owner.key, body: [] });
     expect(expectError(refused, 422, "invalid_request").error.param).toBe("body");
+    const notJson = await app().request("POST", `/v1/jobs/${job.id}/cancel`, {
+      key: owner.key,
+      body: "cancel it",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(notJson.status).toBe(415);
+    const huge = await app().request("POST", `/v1/jobs/${job.id}/cancel`, {
+      key: owner.key,
+      body: { note: "x".repeat(2 * 2 ** 20) },
+    });
+    expect(huge.status).toBe(413);
     expect(await countJobs(owner.organizationId, "queued")).toBe(1);
   });
 

@@ -142,7 +142,7 @@ export function buildOpenApiDocument(
               ),
             }
           : {}),
-        ...(op.body ? { "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Body is not JSON") } : {}),
+        ...(isWrite(op) ? { "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Body is not JSON") } : {}),
         ...(op.body
           ? { "422": errorResponse("Invalid body; names every bad field") }
           : isWrite(op)
