@@ -83,6 +83,11 @@ interface BalanceIndex {
   readonly receiverBefore: Float64Array;
   /** Where each event sits in its receiver's incidence list (a binary search spared per open). */
   readonly toPos: Uint32Array;
+  /**
+   * Where the receiver's transfers of the event's block begin in its incidence list: budgets count an
+   * address's transfers from there (see `open`), read beside `toPos` instead of searched for per open.
+   */
+  readonly toBlockStart: Uint32Array;
 }
 const balanceIndexCache = new WeakMap<TransferGraph, BalanceIndex | null>();
 
@@ -102,16 +107,24 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
   const runL = new Float64Array(assetCount);
   const split = { h: 0, l: 0 };
   const toPos = new Uint32Array(graph.eventCount);
-  let index: BalanceIndex | null = { senderBefore, receiverBefore, toPos };
+  const toBlockStart = new Uint32Array(graph.eventCount);
+  const { block } = graph;
+  let index: BalanceIndex | null = { senderBefore, receiverBefore, toPos, toBlockStart };
   build: for (let node = 0; node < graph.nodeCount; node++) {
     for (let a = 0; a < assetCount; a++) {
       runH[a] = genesis[2 * (node * assetCount + a)]!;
       runL[a] = genesis[2 * (node * assetCount + a) + 1]!;
     }
     const end = incidentOffset[node + 1]!;
+    let runBlock = -1;
+    let runStart = 0;
     for (let i = incidentOffset[node]!; i < end; i++) {
       const e = incident[i]!;
       const a = asset[e]!;
+      if (block[e] !== runBlock) {
+        runBlock = block[e]!;
+        runStart = i;
+      }
       const hiWord = words[2 * e + AMOUNT_HI_WORD]!;
       const loWord = words[2 * e + AMOUNT_LO_WORD]!;
       let ah: number;
@@ -135,6 +148,7 @@ function balanceIndexOf(graph: TransferGraph, genesis: Float64Array, assetCount:
       }
       if (to[e] === node) {
         toPos[e] = i;
+        toBlockStart[e] = runStart;
         receiverBefore[2 * e] = h;
         receiverBefore[2 * e + 1] = l;
         h += ah;
@@ -220,6 +234,7 @@ class EventOrderWalk {
   private readonly senderBefore: Float64Array;
   private readonly receiverBefore: Float64Array;
   private readonly toPos: Uint32Array;
+  private readonly toBlockStart: Uint32Array;
   private readonly ledger: LimbLedger;
   private readonly tally: LimbTally;
   private readonly assetCount: number;
@@ -274,6 +289,7 @@ class EventOrderWalk {
     this.senderBefore = balances.senderBefore;
     this.receiverBefore = balances.receiverBefore;
     this.toPos = balances.toPos;
+    this.toBlockStart = balances.toBlockStart;
     const ledger = input.limbLedger ?? new LimbLedger(input.ledger.model);
     ledger.reset(input.ledger.model);
     this.ledger = ledger;
@@ -479,14 +495,8 @@ class EventOrderWalk {
     const pos = this.toPos[e]!;
     const end = this.endOf(node);
     // Budgets and the hub limit count the address's transfers from the start of the block taint reached
-    // it in, as discovery (which reads by block) does: both engines then decide the same addresses.
-    const { block, incident } = this.graph;
-    const arrivalBlock = block[e]!;
-    let first = pos;
-    for (const start = this.incidentOffset[node]!; first > start && block[incident[first - 1]!] === arrivalBlock; ) {
-      first--;
-    }
-    const count = end - first;
+    // it in, as discovery (which reads by block) does.
+    const count = end - this.toBlockStart[e]!;
     if (count > input.hubEventLimit && input.labelsOf(node).length === 0) {
       flags[node]! |= NODE_HUB;
       return false;
@@ -505,17 +515,21 @@ class EventOrderWalk {
     return true;
   }
 
-  /** Moves event e through the ledgers of its open ends (at least one is open). */
+  /**
+   * A transfer to itself moves nothing: not the balance, the taint held, or the order of fifo's lots. Its
+   * address's entry opens as at any other event. (Kept out of `step`, which V8 inlines into the loops.)
+   */
+  private stepSelf(e: number): void {
+    const node = this.from[e]!;
+    if ((this.flags[node]! & LEDGER_OPEN) !== 0) this.entryFor(node, this.asset[e]!, this.senderBefore, e);
+  }
+
+  /** Moves event e (not a transfer to itself) through the ledgers of its open ends (at least one is open). */
   private step(e: number): void {
     const { flags, hopNow, ledger, tally } = this;
     const f = this.from[e]!;
     const t = this.to[e]!;
     const fOpen = (flags[f]! & LEDGER_OPEN) !== 0;
-    if (f === t) {
-      // A transfer to itself moves nothing: not the balance, the taint held, or the order of fifo's lots.
-      if (fOpen) this.entryFor(f, this.asset[e]!, this.senderBefore, e);
-      return;
-    }
     let tOpen = (flags[t]! & LEDGER_OPEN) !== 0;
     if (!this.amountLimbs(e)) {
       this.overflow = true;
@@ -613,7 +627,8 @@ class EventOrderWalk {
       // An event between two open addresses sits in both lists.
       if (top === last) continue;
       last = top;
-      this.step(top);
+      if (this.from[top] === this.to[top]) this.stepSelf(top);
+      else this.step(top);
       if (this.failed()) return -1;
       if ((++done & 4095) === 0) this.checkClock();
       if (this.listed > (this.endEvent - top) * this.scanRatio) return top + 1;
@@ -631,8 +646,11 @@ class EventOrderWalk {
         upcoming = this.nextSubjectEvent();
       }
       if ((e & 4095) === 0) this.checkClock();
-      if (((flags[from[e]!]! | flags[to[e]!]!) & LEDGER_OPEN) === 0) continue;
-      this.step(e);
+      const f = from[e]!;
+      const t = to[e]!;
+      if (((flags[f]! | flags[t]!) & LEDGER_OPEN) === 0) continue;
+      if (f === t) this.stepSelf(e);
+      else this.step(e);
       if (this.failed()) return false;
     }
     return true;
