@@ -3,7 +3,7 @@ import type { DiscoveryState, TruncationReason } from "./discovery";
 import type { SweepResult } from "./sweep";
 import type { TaintLedger, TaintModel } from "./taint";
 import type { TransferGraph } from "./transfer-graph";
-import type { AddressLabel, Network } from "./types";
+import type { AddressLabel, ChainRequestRef, Network } from "./types";
 
 /** The shapes shared by the engine's entry points (trace.ts) and the result assembly (result.ts). */
 
@@ -52,4 +52,9 @@ export interface TraceComputation {
   toBlock: number;
   finalizedBlock: number;
   budget: Required<TraceBudget>;
+  /**
+   * The provider read that gave the opening balance of (node, asset)'s ledger entry, when one did (a
+   * trace through a provider); over a preloaded chain the balance follows from the transfers read.
+   */
+  openingSourceOf?: (node: number, asset: number) => ChainRequestRef | undefined;
 }

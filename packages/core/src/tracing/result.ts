@@ -631,6 +631,15 @@ export async function assembleTraceResult(
     }
     return entries;
   };
+  /** The provider reads that gave a wallet's ledger entries their opening balances (a provider's trace). */
+  const openingSourceIds = (node: number): string[] => {
+    const openingSourceOf = computation.openingSourceOf;
+    if (!openingSourceOf) return [];
+    return entriesOf(node).flatMap(([a]) => {
+      const ref = openingSourceOf(node, a);
+      return ref ? [chainSource(ref)] : [];
+    });
+  };
 
   // Exchange hypotheses and which addresses are deposit addresses.
   const depositOf = new Map<number, string>();
@@ -893,7 +902,7 @@ export async function assembleTraceResult(
         .map(([a, id]): [number, bigint] => [a, ledger.shortfallOf(id)])
         .filter(([, units]) => units > 0n)
         .map(([a, units]) => amountIn(a, units)),
-      source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into)])].sort(),
+      source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into), ...openingSourceIds(node)])].sort(),
     });
   }
   const walletSet = new Set(walletNodes);
@@ -955,8 +964,8 @@ export async function assembleTraceResult(
    * what it sent out is what shows it was read).
    */
   const holdingSourceIds = (node: number): string[] => {
-    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
-    if ((state.flags[node]! & NODE_SUBJECT) === 0) return refs;
+    const refs = [...edgeSourceIds(edgesInto.get(node) ?? []), ...openingSourceIds(node)];
+    if ((state.flags[node]! & NODE_SUBJECT) === 0) return [...new Set(refs)].sort();
     const address = graph.addressOf(node);
     const caseRefs = request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
     return [...new Set([...refs, ...edgeSourceIds(edgesFrom.get(node) ?? []), ...caseRefs])].sort();

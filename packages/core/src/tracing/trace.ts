@@ -10,7 +10,7 @@ import { assembleTraceResult, isTraceSourceId, type TraceResult } from "./result
 import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
 import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
 import { firstIncidentAtOrAfter, MAX_BLOCK, type TransferGraph, TransferGraphBuilder } from "./transfer-graph";
-import type { AddressLabel, ChainProvider, LabelLookup, Network, Transfer } from "./types";
+import type { AddressLabel, ChainProvider, ChainRequestRef, LabelLookup, Network, Transfer } from "./types";
 
 export const DEFAULT_MAX_HOPS = 5;
 export const MAX_HOPS_CAP = 7;
@@ -513,6 +513,7 @@ async function computeTraceOverProvider(
 
   // Opening balances of every (open address, asset) pair, read before the sweep so it stays synchronous.
   const opening = new Map<string, bigint | null>();
+  const openingSource = new Map<string, ChainRequestRef>();
   const wanted: Array<{ node: number; asset: number; block: number }> = [];
   for (let node = 0; node < graph.nodeCount; node++) {
     if (!state.isOpen(node)) continue;
@@ -534,7 +535,9 @@ async function computeTraceOverProvider(
         ),
       );
       batch.forEach((item, i) => {
-        opening.set(`${item.node}|${item.asset}`, facts[i]?.amount ?? null);
+        const fact = facts[i];
+        opening.set(`${item.node}|${item.asset}`, fact?.amount ?? null);
+        if (fact) openingSource.set(`${item.node}|${item.asset}`, fact.source_ref);
       });
     }
   }
@@ -562,5 +565,6 @@ async function computeTraceOverProvider(
     toBlock,
     finalizedBlock,
     budget,
+    openingSourceOf: (node, asset) => openingSource.get(`${node}|${asset}`),
   };
 }

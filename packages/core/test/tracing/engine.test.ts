@@ -1045,6 +1045,40 @@ describe("taint sent to a subject that does not take it", () => {
 });
 
 describe("exposures", () => {
+  it("cite, through a provider, the balance reads that fixed each wallet's opening balance", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 30, 2],
+        [2, 3, 10, 3],
+      ],
+      {
+        genesis: [
+          [1, 100],
+          [2, 5],
+        ],
+      },
+    );
+    const result = await traceChain(chain, { subjects: [[1, 1]], viaProvider: true });
+    const methodOf = new Map(
+      result.sources.map((source) => [source.source_id, "method" in source ? source.method : null]),
+    );
+    const balanceReads = (refs: string[]) => refs.filter((id) => methodOf.get(id) === "synthetic.balanceAt");
+    for (const node of [1, 2]) {
+      const wallet = result.wallets.find((found) => found.address === addr(node))!;
+      expect(balanceReads(wallet.source_refs), `wallet ${node}`).toHaveLength(1);
+      const held = result.token_exposures.find((exposure) => exposure.wallet === addr(node))!;
+      expect(held.source_refs).toEqual(expect.arrayContaining(balanceReads(wallet.source_refs)));
+    }
+    // Over the preloaded chain no opening balance is read: they follow from the transfers.
+    const preloaded = await traceChain(chain, { subjects: [[1, 1]] });
+    const preloadedMethod = new Map(
+      preloaded.sources.map((source) => [source.source_id, "method" in source ? source.method : null]),
+    );
+    for (const wallet of preloaded.wallets) {
+      expect(wallet.source_refs.filter((id) => preloadedMethod.get(id) === "synthetic.balanceAt")).toEqual([]);
+    }
+  });
+
   for (const viaProvider of [false, true]) {
     const engine = viaProvider ? "provider" : "preloaded graph";
     it(`keep what a wallet received at the hop limit when it opens later over another asset (${engine})`, async () => {
@@ -1082,7 +1116,11 @@ describe("exposures", () => {
       const held = result.token_exposures.find((exposure) => exposure.wallet === addr(1));
       expect(held).toMatchObject({ basis: "retained", amount: { base_units: "70" } });
       const sent = result.edges.find((edge) => edge.from === addr(1))!;
-      expect(held?.source_refs).toEqual([...new Set([...sent.source_refs, "case-1"])].sort());
+      // (through a provider, also the read of its opening balance: the wallet cites it too)
+      const wallet = result.wallets.find((found) => found.address === addr(1))!;
+      const openingReads = wallet.source_refs.filter((id) => id !== "case-1" && !sent.source_refs.includes(id));
+      expect(openingReads).toHaveLength(viaProvider ? 1 : 0);
+      expect(held?.source_refs).toEqual([...new Set([...sent.source_refs, "case-1", ...openingReads])].sort());
       const stable = result.stablecoin_exposures.find((exposure) => exposure.wallet === addr(1));
       expect(stable?.source_refs).toEqual(expect.arrayContaining(["case-1", ...sent.source_refs]));
     });

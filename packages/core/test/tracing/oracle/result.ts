@@ -512,6 +512,12 @@ export async function assembleTraceResult(
     else entriesOf.set(node, [[a, id]]);
   }
   for (const list of entriesOf.values()) list.sort((x, y) => compareText(keyOf(x[0]), keyOf(y[0])));
+  // (a rule added since this copy was taken: opening balances read from a provider are cited)
+  const openingSourceIds = (node: number): string[] =>
+    (entriesOf.get(node) ?? []).flatMap(([a]) => {
+      const ref = computation.openingSourceOf?.(node, a);
+      return ref ? [chainSource(ref)] : [];
+    });
 
   // Exchange hypotheses and which addresses are deposit addresses.
   const depositOf = new Map<number, string>();
@@ -767,7 +773,7 @@ export async function assembleTraceResult(
         .map(([a, id]): [number, bigint] => [a, ledger.shortfallOf(id)])
         .filter(([, units]) => units > 0n)
         .map(([a, units]) => amountIn(a, units)),
-      source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into)])].sort(),
+      source_refs: [...new Set([...caseRefs, ...edgeSourceIds(into), ...openingSourceIds(node)])].sort(),
     });
   }
   for (const subject of request.subjects) {
@@ -824,8 +830,8 @@ export async function assembleTraceResult(
       compareText(x.basis, y.basis),
   );
   const holdingSourceIds = (node: number): string[] => {
-    const refs = edgeSourceIds(edgesInto.get(node) ?? []);
-    if ((state.flags[node]! & NODE_SUBJECT) === 0) return refs;
+    const refs = [...edgeSourceIds(edgesInto.get(node) ?? []), ...openingSourceIds(node)];
+    if ((state.flags[node]! & NODE_SUBJECT) === 0) return [...new Set(refs)].sort();
     const address = graph.addressOf(node);
     const caseRefs = request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
     const sent = edgeOrder.filter((i) => graph.from[sweep.edgeEvent[i]!] === node);
