@@ -74,6 +74,24 @@ export function checkDepositSweep(input: {
     depositedThrough: bigint[];
     next: number;
   };
+  /**
+   * Settles, at time `at`, the deposits the outflows so far cover; false when one waited longer than the
+   * window. On a deposit it settles only that deposit, when nothing needs to forward it (zero, or native
+   * dust within the gas allowance): any earlier one still waiting was not covered at the last outflow,
+   * and neither total has moved since.
+   */
+  const settle = (tally: Tally, at: number): boolean => {
+    while (
+      tally.next < tally.depositTime.length &&
+      tally.forwarded >= tally.depositedThrough[tally.next]! - tally.slack
+    ) {
+      const wait = at - tally.depositTime[tally.next]!;
+      if (!(wait >= 0 && wait <= input.windowSeconds)) return false;
+      tally.longest_delay_seconds = Math.max(tally.longest_delay_seconds, wait);
+      tally.next++;
+    }
+    return true;
+  };
   const tallies = new Map<number, Tally>();
   const sweepEvents: number[] = [];
   let gasFunded: boolean | null = null;
@@ -111,29 +129,14 @@ export function checkDepositSweep(input: {
       tally.deposited += amount;
       tally.depositTime.push(time[e]!);
       tally.depositedThrough.push(tally.deposited);
-      // A deposit nothing needs to forward (zero, or native dust within the gas allowance) waits for
-      // nothing. (An earlier deposit still waiting stays so: neither total moved since it was last looked at.)
-      while (
-        tally.next < tally.depositTime.length &&
-        tally.forwarded >= tally.depositedThrough[tally.next]! - tally.slack
-      ) {
-        tally.next++;
-      }
+      settle(tally, time[e]!);
       if (gasFunded === null && graph.assets[a]!.kind === "native") {
         gasFunded = isExchangeLabel(pickDecidingLabel(input.labelsOf(from[e]!), time[e]!), entity);
       }
     } else if (from[e] === node && to[e] !== node) {
       if (!isExchangeLabel(pickDecidingLabel(input.labelsOf(to[e]!), time[e]!), entity)) return null;
       tally.forwarded += amount;
-      while (
-        tally.next < tally.depositTime.length &&
-        tally.forwarded >= tally.depositedThrough[tally.next]! - tally.slack
-      ) {
-        const delay = time[e]! - tally.depositTime[tally.next]!;
-        if (!(delay >= 0 && delay <= input.windowSeconds)) return null;
-        tally.longest_delay_seconds = Math.max(tally.longest_delay_seconds, delay);
-        tally.next++;
-      }
+      if (!settle(tally, time[e]!)) return null;
       tally.outflows++;
       tally.swept += amount;
       tally.balance -= amount;

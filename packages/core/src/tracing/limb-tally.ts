@@ -1,6 +1,12 @@
 import { LIMB, limbsToBigint } from "./limb-ledger";
 import { growFloat64, growUint8, growUint32 } from "./typed-growth";
 
+/** (h, l) − (h2, l2) as limbs, for values the limbs hold. */
+function minus(h: number, l: number, h2: number, l2: number): [number, number] {
+  const dl = l - l2;
+  return dl < 0 ? [h - h2 - 1, dl + LIMB] : [h - h2, dl];
+}
+
 /** Where a unit of taint ends, per asset (see `SweepTotals`). */
 export const SUBJECT = 0;
 export const TERMINALS = 1;
@@ -145,20 +151,15 @@ export class LimbTally {
       return;
     }
     this.heldForSubject.delete(key);
+    // covered = min(held, max(holding, 0)): a holding below zero (data that does not add up) covers nothing
     const covers = h > held.h || (h === held.h && l >= held.l);
-    // own taint: the holding less what was held for it; or what was held less the holding, unexplored
-    let dh = covers ? h - held.h : held.h - h;
-    let dl = covers ? l - held.l : held.l - l;
-    if (dl < 0) {
-      dl += LIMB;
-      dh -= 1;
+    const [ch, cl] = covers ? [held.h, held.l] : h < 0 ? [0, 0] : [h, l];
+    const [sh, sl] = minus(h, l, ch, cl);
+    this.add(a, SUBJECT, sh, sl);
+    if (!covers) {
+      const [uh, ul] = minus(held.h, held.l, ch, cl);
+      this.receive(node, a, UNEXPLORED, uh, ul);
     }
-    if (covers) this.add(a, SUBJECT, dh, dl);
-    else if (h < 0) {
-      // (a holding below zero, from data that does not add up, covers nothing and is counted as it is)
-      this.add(a, SUBJECT, h, l);
-      this.receive(node, a, UNEXPLORED, held.h, held.l);
-    } else this.receive(node, a, UNEXPLORED, dh, dl);
   }
 
   /** Emits a trace edge; returns its index. */

@@ -290,6 +290,9 @@ export function chainRequestSource(ref: ChainRequestRef): ChainRequestSource {
   };
 }
 
+/** An address a budget or the deadline left unexpanded. */
+const CUT_OFF_REASON = "not expanded: a budget or the deadline ended the trace first";
+
 function shortHash(value: unknown): string {
   return hashCanonical(value).slice(0, 20);
 }
@@ -604,6 +607,14 @@ export async function assembleTraceResult(
   };
   const edgeSourceIds = (indices: number[]): string[] =>
     [...new Set(indices.map((i) => usedGraphSource(graph.sourceOf(sweep.edgeEvent[i]!))))].sort();
+  /** The case documents the request named for a subject, by source id. */
+  const caseRefsOf = (address: string): string[] =>
+    request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
+  /** Why a subject has no ledger: a budget or the deadline cut the trace first, or it had nothing to read. */
+  const unexpandedSubjectReason = (node: number | undefined): string =>
+    node !== undefined && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"))
+      ? CUT_OFF_REASON
+      : "no transfers of the subject were read in the window";
 
   // Per-node received and retained amounts.
   const assetCount = Math.max(1, assetInfo.length);
@@ -873,17 +884,15 @@ export async function assembleTraceResult(
         source_refs: [labelSource(label)],
       }))
       .sort((a, b) => compareText(a.category, b.category) || compareText(a.entity, b.entity));
-    const caseRefs = isSubject
-      ? request.subjects.find((s) => s.address === address)!.source_refs.map((ref) => ref.source_id)
-      : [];
+    const caseRefs = isSubject ? caseRefsOf(address) : [];
     let retainedReason: string | null = null;
     if (!open) {
       retainedReason =
         role === "frontier"
           ? `not expanded: reached at the hop limit (${maxHops})`
-          : isSubject && (f & NODE_SKIPPED) === 0 && !state.truncation.has("deadline")
-            ? "no transfers of the subject were read in the window"
-            : "not expanded: a budget or the deadline ended the trace first";
+          : isSubject
+            ? unexpandedSubjectReason(node)
+            : CUT_OFF_REASON;
     }
     wallets.push({
       wallet_id: `wal_${shortHash({ network, address })}`,
@@ -920,10 +929,7 @@ export async function assembleTraceResult(
       labels: [],
       received: [],
       retained: null,
-      retained_reason:
-        node !== undefined && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"))
-          ? "not expanded: a budget or the deadline ended the trace first"
-          : "no transfers of the subject were read in the window",
+      retained_reason: unexpandedSubjectReason(node),
       opening_balance_unknown: [],
       shortfall: [],
       source_refs: subject.source_refs.map((ref) => ref.source_id).sort(),
@@ -966,9 +972,8 @@ export async function assembleTraceResult(
   const holdingSourceIds = (node: number): string[] => {
     const refs = [...edgeSourceIds(edgesInto.get(node) ?? []), ...openingSourceIds(node)];
     if ((state.flags[node]! & NODE_SUBJECT) === 0) return [...new Set(refs)].sort();
-    const address = graph.addressOf(node);
-    const caseRefs = request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
-    return [...new Set([...refs, ...edgeSourceIds(edgesFrom.get(node) ?? []), ...caseRefs])].sort();
+    const sent = edgeSourceIds(edgesFrom.get(node) ?? []);
+    return [...new Set([...refs, ...sent, ...caseRefsOf(graph.addressOf(node))])].sort();
   };
   const tokenExposures: TokenExposure[] = holdings.map(({ node, asset, units, basis }) => {
     const info = assetInfo[asset]!;

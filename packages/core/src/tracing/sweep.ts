@@ -407,7 +407,7 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
     if ((k & 0xffff) === 0) signal?.throwIfAborted();
     if (f === t) {
       // A transfer to itself moves nothing: not the balance, the taint held, or the order of fifo's lots.
-      if (fOpen && (ids ? ids[f * stride + a]! - 1 : -1) < 0) entryFor(f, a);
+      if (fOpen) entryFor(f, a);
       continue;
     }
     let th = 0;
@@ -576,19 +576,16 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     }
     const id = ledger.open(isSubject, balance ?? (runningOf(key) > 0n ? runningOf(key) : 0n));
     opening[id] = balance;
-    // A subject's holding is its own taint, less what other subjects sent it before (see LimbTally.subjectOpens).
+    // A subject's holding is its own taint, less what other subjects sent it before, as far as it covers
+    // that; the rest of that left before the entry opened, untraced (see LimbTally.subjectOpens).
     const own = ledger.openingTaint(id);
-    const held = isSubject ? heldForSubject.get(key) : undefined;
-    if (held === undefined) totals[a]!.subjectTaint += own;
-    else {
-      heldForSubject.delete(key);
-      if (own >= held) totals[a]!.subjectTaint += own - held;
-      else {
-        const untraced = own < 0n ? held : held - own;
-        if (own < 0n) totals[a]!.subjectTaint += own;
-        totals[a]!.unexplored += untraced;
-        receive(node, a, untraced);
-      }
+    const held = (isSubject ? heldForSubject.get(key) : undefined) ?? 0n;
+    heldForSubject.delete(key);
+    const covered = own <= 0n ? 0n : own < held ? own : held;
+    totals[a]!.subjectTaint += own - covered;
+    if (held > covered) {
+      totals[a]!.unexplored += held - covered;
+      receive(node, a, held - covered);
     }
     index.set(node, a, id);
     entryNode.push(node);

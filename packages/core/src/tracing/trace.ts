@@ -10,7 +10,7 @@ import { assembleTraceResult, isTraceSourceId, type TraceResult } from "./result
 import { createSweepTables, resetSweepTables, runSweep, type SweepTables } from "./sweep";
 import { TAINT_MODELS, TaintLedger, type TaintModel } from "./taint";
 import { firstIncidentAtOrAfter, MAX_BLOCK, type TransferGraph, TransferGraphBuilder } from "./transfer-graph";
-import type { AddressLabel, ChainProvider, ChainRequestRef, LabelLookup, Network, Transfer } from "./types";
+import type { AddressLabel, AmountFact, ChainProvider, LabelLookup, Network, Transfer } from "./types";
 
 export const DEFAULT_MAX_HOPS = 5;
 export const MAX_HOPS_CAP = 7;
@@ -75,20 +75,29 @@ export class TraceRequestError extends Error {
 }
 
 /**
- * A subject's case documents enter the result's source manifest by id: an id given twice would keep
- * one document and drop the other, and one of the trace's own ids would replace what the trace cites.
+ * The first of a subject's case documents the result's source manifest cannot hold, with why, or null.
+ * They enter it by id: an id given twice would keep one document and drop the other, and one of the
+ * trace's own ids (`isTraceSourceId`) would replace what the trace cites. The API refuses the same
+ * refs at the request, naming the field.
  */
-function checkCaseSourceRefs(refs: readonly CaseSourceRef[], address: string): void {
-  const seen = new Set<string>();
-  for (const ref of refs) {
-    if (seen.has(ref.source_id)) throw new TraceRequestError(`source_id ${ref.source_id} listed twice for ${address}`);
-    seen.add(ref.source_id);
-    if (isTraceSourceId(ref.source_id)) {
-      throw new TraceRequestError(
-        `source_id ${ref.source_id} has the form of the ids a trace gives its own sources (src_ and 20 hex digits)`,
-      );
+export function unusableCaseSourceRef(
+  refs: readonly Pick<CaseSourceRef, "source_id">[],
+): { index: number; message: string } | null {
+  const firstAt = new Map<string, number>();
+  for (const [index, { source_id }] of refs.entries()) {
+    const earlier = firstAt.get(source_id);
+    if (earlier !== undefined) {
+      return { index, message: `source_id ${source_id} listed twice, already listed at source_refs.${earlier}` };
+    }
+    firstAt.set(source_id, index);
+    if (isTraceSourceId(source_id)) {
+      return {
+        index,
+        message: `source_id ${source_id} has the form of the ids a trace gives its own sources (src_ and 20 hex digits)`,
+      };
     }
   }
+  return null;
 }
 
 export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceRequest {
@@ -112,7 +121,8 @@ export function normalizeTraceRequest(request: TraceRequest): NormalizedTraceReq
     if (subject.incident_block < 0n || subject.incident_block > BigInt(MAX_BLOCK)) {
       throw new TraceRequestError(`incident_block out of range for ${address}`);
     }
-    checkCaseSourceRefs(subject.source_refs, address);
+    const unusable = unusableCaseSourceRef(subject.source_refs);
+    if (unusable) throw new TraceRequestError(`${unusable.message} (case documents of ${address})`);
     return { address, incident_block: Number(subject.incident_block), source_refs: subject.source_refs };
   });
   const minDefault = request.min_value?.default ?? 1n;
@@ -512,8 +522,7 @@ async function computeTraceOverProvider(
   }
 
   // Opening balances of every (open address, asset) pair, read before the sweep so it stays synchronous.
-  const opening = new Map<string, bigint | null>();
-  const openingSource = new Map<string, ChainRequestRef>();
+  const opening = new Map<string, AmountFact | null>();
   const wanted: Array<{ node: number; asset: number; block: number }> = [];
   for (let node = 0; node < graph.nodeCount; node++) {
     if (!state.isOpen(node)) continue;
@@ -535,9 +544,7 @@ async function computeTraceOverProvider(
         ),
       );
       batch.forEach((item, i) => {
-        const fact = facts[i];
-        opening.set(`${item.node}|${item.asset}`, fact?.amount ?? null);
-        if (fact) openingSource.set(`${item.node}|${item.asset}`, fact.source_ref);
+        opening.set(`${item.node}|${item.asset}`, facts[i] ?? null);
       });
     }
   }
@@ -549,7 +556,7 @@ async function computeTraceOverProvider(
     ledger,
     maxHops: request.max_hops,
     minValueOf: minValueFor(request, graph),
-    openingBalance: (node, asset) => opening.get(`${node}|${asset}`) ?? null,
+    openingBalance: (node, asset) => opening.get(`${node}|${asset}`)?.amount ?? null,
     signal,
     lastBlock: toBlock,
     labelsOf,
@@ -565,6 +572,6 @@ async function computeTraceOverProvider(
     toBlock,
     finalizedBlock,
     budget,
-    openingSourceOf: (node, asset) => openingSource.get(`${node}|${asset}`),
+    openingSourceOf: (node, asset) => opening.get(`${node}|${asset}`)?.source_ref,
   };
 }

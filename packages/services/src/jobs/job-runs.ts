@@ -159,6 +159,12 @@ async function failOrRetry(write: WriteContext, row: JobRow, error: JobError, se
     await enqueueJobRun(write, row, runAt);
     return "retry" as const;
   }
+  return failJob(write, row, error);
+}
+
+/** Ends the job `failed` with `error`, its `job.failed` event and its asset map's outcome, in the write's transaction. */
+async function failJob(write: WriteContext, row: JobRow, error: JobError) {
+  const now = write.clock();
   const [failed] = await write.tx
     .update(schema.jobs)
     .set({
@@ -238,10 +244,7 @@ export function releaseJobRun(deps: ServiceDeps, run: JobRun): Promise<"released
   return runWrite(deps, actorFor(deps, run.ref), async (write) => {
     const row = await lockedOrNull(write, run.ref);
     if (!heldBy(row, run)) return false;
-    if (row.attempts >= row.maxAttempts) {
-      await failOrRetry(write, row, workerStopped(row.maxAttempts), { leaseMs: 0, retryBaseMs: 0 });
-      return "failed";
-    }
+    if (row.attempts >= row.maxAttempts) return failJob(write, row, workerStopped(row.maxAttempts));
     const now = write.clock();
     await write.tx
       .update(schema.jobs)

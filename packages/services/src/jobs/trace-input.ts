@@ -1,5 +1,5 @@
 import { AppError, type TraceJobInput } from "@crs/contract";
-import { DEFAULT_MAX_HOPS, type Environment, isTraceSourceId } from "@crs/core";
+import { DEFAULT_MAX_HOPS, type Environment, unusableCaseSourceRef } from "@crs/core";
 
 /** The chain sandbox traces read: the built-in seeded synthetic chain. */
 export const SANDBOX_CHAIN = "synthetic:eth";
@@ -54,15 +54,8 @@ export function checkTraceInput(
     seen.add(address);
     return { address, incident_block: entry.incident_block ?? 0 };
   });
-  const sourceIds = new Set<string>();
-  for (const [index, ref] of (input.source_refs ?? []).entries()) {
-    const param = `${prefix}source_refs.${index}.source_id`;
-    if (sourceIds.has(ref.source_id)) throw invalid(param, "names a source_id already listed");
-    sourceIds.add(ref.source_id);
-    if (isTraceSourceId(ref.source_id)) {
-      throw invalid(param, "src_ followed by 20 hex digits is the form of the ids a trace gives its own sources");
-    }
-  }
+  const unusable = unusableCaseSourceRef(input.source_refs ?? []);
+  if (unusable) throw invalid(`${prefix}source_refs.${unusable.index}.source_id`, unusable.message);
   return {
     wallets,
     chains: [chain],
