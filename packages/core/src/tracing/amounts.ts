@@ -1,4 +1,4 @@
-import type { AssetRef, Network } from "./types";
+import type { AmountFact, AssetRef, Network } from "./types";
 
 /** `1500000n`, 6 → `"1.5"`. Exact; no trailing zeros; `"0"` for zero. */
 export function formatBaseUnits(units: bigint, decimals: number): string {
@@ -68,4 +68,12 @@ export function valueInUsd(units: bigint, decimals: number, price: UsdPrice): st
   const denominator = 10n ** BigInt(decimals + PRICE_SCALE_DECIMALS - 2);
   const cents = (numerator + denominator / 2n) / denominator;
   return formatBaseUnits(cents, 2);
+}
+
+/**
+ * A provider's balance read as a trace may rest on it: none when the provider gave none, or gave one
+ * below zero, which no address can hold (a provider written against the interface may have a bug).
+ */
+export function usableBalance(fact: AmountFact | null | undefined): AmountFact | null {
+  return fact && fact.amount >= 0n ? fact : null;
 }

@@ -197,7 +197,8 @@ export class LimbLedger {
 
   /**
    * Opens the entry of (node, asset) with an opening balance (an unknown one is given as zero or as
-   * what the caller knows of it, as in `TaintLedger.open`); its slot is its id.
+   * what the caller knows of it, as in `TaintLedger.open`; one below zero opens at zero, the rest counted
+   * as shortfall); its slot is its id.
    */
   open(isSubject: boolean, openH: number, openL: number, node: number, asset: number): number {
     return this.openAt(this.size, isSubject, openH, openL, node, asset);
@@ -215,21 +216,29 @@ export class LimbLedger {
     }
     this.rec = growFloat64(this.rec, (slot + 1) * REC);
     this.slotOf[id] = slot;
-    this.short[2 * id] = 0;
-    this.short[2 * id + 1] = 0;
+    this.check(openH);
+    if (openH < 0) {
+      // No address holds less than nothing: what took the balance below zero left beyond what the
+      // trace saw arrive or knew was held (as in `TaintLedger.open`).
+      this.short[2 * id] = openL === 0 ? -openH : -openH - 1;
+      this.short[2 * id + 1] = openL === 0 ? 0 : LIMB - openL;
+      openH = 0;
+      openL = 0;
+    } else {
+      this.short[2 * id] = 0;
+      this.short[2 * id + 1] = 0;
+    }
     this.entryNode[id] = node;
     this.entryAsset[id] = asset;
     this.openLimbs[2 * id] = openH;
     this.openLimbs[2 * id + 1] = openL;
-    this.check(openH);
     const r = slot * REC;
     const rec = this.rec;
     rec[r + BAL_H] = openH;
     rec[r + BAL_L] = openL;
     rec[r + TAINT_H] = isSubject ? openH : 0;
     rec[r + TAINT_L] = isSubject ? openL : 0;
-    // Below zero (a mint source) the balance is not what the lots hold: they start empty.
-    rec[r + LOT_HEAD] = openH >= 0 ? ONE_RUN : -1;
+    rec[r + LOT_HEAD] = ONE_RUN;
     rec[r + LOT_TAIL] = -1;
     rec[r + ENTRY] = id + 1;
     rec[r + KIND] = isSubject ? SUBJECT : CLEAN;
@@ -659,7 +668,7 @@ export class LimbLedger {
 
   /**
    * Back to a run (ONE_RUN) when the entry's lots are at most one lot holding its whole balance, and its
-   * taint is all or none of it (a list that started below zero may hold more than the balance).
+   * taint is all or none of it.
    */
   private toOneRun(r: number): void {
     const rec = this.rec;

@@ -141,9 +141,13 @@ export class LimbTally {
   /**
    * Subject `node`'s entry of asset `a` opened holding (h, l), its own taint: less what other subjects
    * had sent it, which is theirs already, as far as the holding covers it. What it does not cover left
-   * the subject before its entry opened, untraced: unexplored.
+   * the subject before its entry opened, untraced: unexplored. A holding below zero is none, as the
+   * ledger opens it (`LimbLedger.openAt`).
    */
-  subjectOpens(node: number, a: number, h: number, l: number): void {
+  subjectOpens(node: number, a: number, holdingH: number, holdingL: number): void {
+    const below = holdingH < 0;
+    const h = below ? 0 : holdingH;
+    const l = below ? 0 : holdingL;
     const key = node * this.assetCount + a;
     const held = this.heldForSubject.get(key);
     if (!held) {
@@ -151,9 +155,9 @@ export class LimbTally {
       return;
     }
     this.heldForSubject.delete(key);
-    // covered = min(held, max(holding, 0)): a holding below zero (data that does not add up) covers nothing
+    // covered = min(held, holding)
     const covers = h > held.h || (h === held.h && l >= held.l);
-    const [ch, cl] = covers ? [held.h, held.l] : h < 0 ? [0, 0] : [h, l];
+    const [ch, cl] = covers ? [held.h, held.l] : [h, l];
     const [sh, sl] = minus(h, l, ch, cl);
     this.add(a, SUBJECT, sh, sl);
     if (!covers) {

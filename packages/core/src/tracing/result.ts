@@ -1,5 +1,5 @@
 import { hashCanonical } from "../hashing";
-import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "./amounts";
+import { assetKey, type ResultAmount, toResultAmount, usableBalance, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
 import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
 import {
@@ -1014,14 +1014,17 @@ export async function assembleTraceResult(
     let balance: StablecoinExposure["balance"] = null;
     let balanceReason: string | null = null;
     if (provider.balanceAt) {
-      const fact = await provider.balanceAt(address, info, lastBlock, signal);
+      const read = await provider.balanceAt(address, info, lastBlock, signal);
+      const fact = usableBalance(read);
       if (fact) {
         balance = {
           amount: toResultAmount(fact.amount, info),
           block: lastBlock.toString(),
           source_refs: [chainSource(fact.source_ref)],
         };
-      } else balanceReason = "the provider could not read the balance at the last block";
+      } else if (read)
+        balanceReason = "the provider read a balance below zero at the last block, which no address holds";
+      else balanceReason = "the provider could not read the balance at the last block";
     } else balanceReason = "the provider does not read balances";
     let frozen: boolean | null = null;
     let frozenReason: string | null = null;

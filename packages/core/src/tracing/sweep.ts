@@ -1,6 +1,6 @@
 import { type DiscoveryState, NODE_EXPANDED, NODE_HUB, NODE_SUBJECT, NODE_TERMINAL, UNREACHED } from "./discovery";
 import { isTerminalCategory, pickDecidingLabel } from "./labels";
-import { bigintToLimbs, LIMB, LimbLedger, limbsToBigint } from "./limb-ledger";
+import { bigintToLimbs, LIMB, LimbLedger } from "./limb-ledger";
 import { HOP_LIMIT, LimbTally, SUBJECT, type SweepTotals, TERMINALS, UNEXPLORED } from "./limb-tally";
 import type { NodeList } from "./node-list";
 
@@ -352,13 +352,10 @@ function runSweepOverLimbs(input: SweepInput): SweepResult | null {
             h += 1;
           }
         } else ledger.overflow = true;
-      } else if (h < 0) {
-        // An unknown balance less what was sent since: at least nothing.
-        h = 0;
-        l = 0;
       }
+      // Below zero, the entry opens at zero (what was sent since beyond the balance is shortfall).
       id = ledger.open(isSubject, h, l, node, a);
-      openValue[id] = balance === null ? null : limbsToBigint(h, l);
+      openValue[id] = balance === null ? null : ledger.openingOf(id);
     }
     if (isSubject) tally.subjectOpens(node, a, h, l);
     index.set(node, a, id);
@@ -574,8 +571,9 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
       const base = input.openingBalance(node, a, openBlock[node]! - 1);
       balance = base === null ? null : base + runningOf(key);
     }
-    const id = ledger.open(isSubject, balance ?? (runningOf(key) > 0n ? runningOf(key) : 0n));
-    opening[id] = balance;
+    // Below zero, the entry opens at zero (what was sent since beyond the balance is shortfall).
+    const id = ledger.open(isSubject, balance ?? runningOf(key));
+    opening[id] = balance === null ? null : ledger.balanceHeld(id);
     // A subject's holding is its own taint, less what other subjects sent it before, as far as it covers
     // that; the rest of that left before the entry opened, untraced (see LimbTally.subjectOpens).
     const own = ledger.openingTaint(id);

@@ -73,14 +73,19 @@ export class TaintLedger {
     if (this.settled) throw new Error("the ledger is settled: it takes no further operations");
   }
 
-  /** Opens an entry. `opening` null = unknown (treated as zero; outflows beyond it become shortfall). */
+  /**
+   * Opens an entry. `opening` null = unknown (treated as zero; outflows beyond it become shortfall).
+   * One below zero opens at zero: no address holds less than nothing, so what took the balance there
+   * left beyond what the trace saw arrive or knew was held, and counts as shortfall.
+   */
   open(isSubject: boolean, opening: bigint | null): number {
     this.assertOpen();
     const id = this.balance.length;
-    const start = opening ?? 0n;
+    const known = opening ?? 0n;
+    const start = known < 0n ? 0n : known;
     this.balance.push(start);
     this.subject.push(isSubject);
-    this.shortfall.push(0n);
+    this.shortfall.push(start - known);
     this.poisoned.push(isSubject);
     this.taint.push(isSubject ? start : 0n);
     if (this.model === "fifo") {

@@ -1,4 +1,4 @@
-import { assetKey, normalizeAddress, type UsdPrice } from "./amounts";
+import { assetKey, normalizeAddress, type UsdPrice, usableBalance } from "./amounts";
 import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputation } from "./computation";
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { resetWalkTables, runEventOrderTrace } from "./event-order";
@@ -544,7 +544,7 @@ async function computeTraceOverProvider(
         ),
       );
       batch.forEach((item, i) => {
-        opening.set(`${item.node}|${item.asset}`, facts[i] ?? null);
+        opening.set(`${item.node}|${item.asset}`, usableBalance(facts[i]));
       });
     }
   }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { computeTraceOnGraph, TraceRequestError, type TraceResult } from "../../src/index";
+import { computeTraceOnGraph, type TaintModel, TraceRequestError, type TraceResult } from "../../src/index";
 import {
   addr,
   BLOCK_TIME,
   chainOf,
   EPOCH,
   edgeList,
+  LowBalanceReads,
   label,
   TOKEN,
   TRACED_AT,
@@ -1040,6 +1041,83 @@ describe("taint sent to a subject that does not take it", () => {
         retained_reason: "not expanded: a budget or the deadline ended the trace first",
       });
       expect(skipped?.received.map((amount) => amount.base_units)).toEqual(["2"]);
+    });
+  }
+});
+
+describe("balances that do not add up", () => {
+  const MODELS: TaintModel[] = ["fifo", "haircut", "poison"];
+  const walletOf = (result: TraceResult, node: number) => result.wallets.find((w) => w.address === addr(node))!;
+  const shortfallOf = (result: TraceResult, node: number) =>
+    walletOf(result, node).shortfall.map((amount) => [amount.asset, amount.base_units]);
+
+  for (const taint_model of MODELS) {
+    it(`treat a balance read below zero as unknown, so no edge carries more taint than it moves (${taint_model})`, async () => {
+      const chain = chainOf(
+        [
+          [1, 2, 40, 2],
+          [2, 3, 40, 3],
+        ],
+        { genesis: [[1, 100]] },
+      );
+      // A provider that reads the subject's balance as 100 − 130 = −30, and 3's as 100 less than it is: no
+      // address holds less than nothing.
+      const provider = new LowBalanceReads(
+        chain,
+        new Map([
+          [addr(1), 130n],
+          [addr(3), 100n],
+        ]),
+      );
+      const result = await traceChain(chain, { subjects: [[1, 1]], provider, request: { taint_model } });
+      expect(edgeList(result)).toEqual([
+        [1, 2, "40", "40", 1],
+        [2, 3, "40", "40", 2],
+      ]);
+      expect(walletOf(result, 1).opening_balance_unknown).toEqual([USD_KEY]);
+      // Unknown, the subject's balance counts as nothing: all 40 it sent was beyond what it was known to hold.
+      expect(shortfallOf(result, 1)).toEqual([[USD_KEY, "40"]]);
+      expect(totalsOf(result)).toMatchObject({ subject_taint: "40", retained: "40", unexplored: "0" });
+      for (const edge of result.edges) {
+        expect(BigInt(edge.tainted.base_units)).toBeLessThanOrEqual(BigInt(edge.amount.base_units));
+      }
+      expect(walletOf(result, 3).opening_balance_unknown).toEqual([USD_KEY]);
+      // 3 holds the 40 it received; the provider reads its stablecoin at the last block as 40 − 100: no
+      // balance, with why.
+      const held = result.stablecoin_exposures.find((exposure) => exposure.wallet === addr(3))!;
+      expect(held.amount.base_units).toBe("40");
+      expect(held.balance).toBeNull();
+      expect(held.balance_reason).toMatch(/below zero/);
+    });
+
+    it(`open a wallet whose reads and transfers leave it below zero at nothing, counting the gap as shortfall (${taint_model})`, async () => {
+      // Address 2 sends 50 in the block taint reaches it, before the taint arrives. The provider reads its
+      // balance before that block as 0 (it held 50, say by an internal call the provider does not report),
+      // so what the trace knows of it is 0 − 50 when the taint arrives.
+      const chain = chainOf(
+        [
+          [2, 4, 50, 2],
+          [1, 2, 40, 2],
+          [2, 3, 40, 3],
+        ],
+        {
+          genesis: [
+            [1, 100],
+            [2, 50],
+          ],
+        },
+      );
+      const provider = new LowBalanceReads(chain, new Map([[addr(2), 50n]]));
+      const result = await traceChain(chain, { subjects: [[1, 1]], provider, request: { taint_model } });
+      expect(edgeList(result)).toEqual([
+        [1, 2, "40", "40", 1],
+        [2, 3, "40", "40", 2],
+      ]);
+      expect(walletOf(result, 2).opening_balance_unknown).toEqual([]);
+      expect(shortfallOf(result, 2)).toEqual([[USD_KEY, "50"]]);
+      expect(walletOf(result, 2).retained).toEqual([]);
+      // The subject's 100 is all the debtor's: 60 it kept, 40 that reached 3.
+      expect(totalsOf(result)).toMatchObject({ subject_taint: "100", retained: "100", unexplored: "0" });
     });
   }
 });

@@ -1,6 +1,9 @@
 import {
   type AddressLabel,
+  type AmountFact,
+  type AssetRef,
   buildScenarioChain,
+  type ChainProvider,
   createIssuerRegistry,
   type IssuerControls,
   type ScenarioSpec,
@@ -108,6 +111,8 @@ export interface TraceCall {
   budget?: TraceBudget;
   /** Read through the paged provider interface instead of the preloaded graph. */
   viaProvider?: boolean;
+  /** The provider read through instead of the chain's own (implies `viaProvider`). */
+  provider?: ChainProvider;
   pageSize?: number;
   deadlineReached?: () => boolean;
   signal?: AbortSignal;
@@ -116,7 +121,8 @@ export interface TraceCall {
 }
 
 export function traceChain(chain: SyntheticChain, call: TraceCall): Promise<TraceResult> {
-  const provider = new SyntheticChainProvider(chain, { pageSize: call.pageSize ?? 3 });
+  const provider = call.provider ?? new SyntheticChainProvider(chain, { pageSize: call.pageSize ?? 3 });
+  const viaProvider = call.viaProvider || call.provider !== undefined;
   return traceOutflows(
     {
       network: chain.network,
@@ -132,14 +138,35 @@ export function traceChain(chain: SyntheticChain, call: TraceCall): Promise<Trac
     },
     {
       provider,
-      graph: call.viaProvider ? undefined : chain.graph,
-      labels: call.viaProvider ? chain.labelIndex : undefined,
+      graph: viaProvider ? undefined : chain.graph,
+      labels: viaProvider ? chain.labelIndex : undefined,
       issuers: createIssuerRegistry(chain.issuers),
       budget: call.budget,
       deadlineReached: call.deadlineReached,
       signal: call.signal,
     },
   );
+}
+
+/** The chain's own provider, except that its balance reads of some addresses come out lower by a fixed amount. */
+export class LowBalanceReads extends SyntheticChainProvider {
+  constructor(
+    chain: SyntheticChain,
+    private readonly lowerBy: Map<string, bigint>,
+  ) {
+    super(chain, { pageSize: 3 });
+  }
+
+  override async balanceAt(
+    address: string,
+    asset: AssetRef,
+    block: bigint,
+    signal?: AbortSignal,
+  ): Promise<AmountFact | null> {
+    const fact = await super.balanceAt(address, asset, block, signal);
+    const by = this.lowerBy.get(address);
+    return fact && by !== undefined ? { ...fact, amount: fact.amount - by } : fact;
+  }
 }
 
 /** Edges as [from, to, amount, tainted, hop] with numbered addresses, for maps written out in tests. */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bigintToLimbs, LimbLedger, limbsToBigint } from "../../src/tracing/limb-ledger";
+import { TAINT_MODELS, TaintLedger } from "../../src/tracing/taint";
 
 const LIMB = 2n ** 48n;
 /** The largest high limb the sweep keeps exact: |h| ≤ 2^51. */
@@ -67,4 +68,38 @@ describe("LimbLedger's entry columns", () => {
     expect(ledger.openingOf(0)).toBe(7n);
     expect([...ledger.entryNodes()]).toEqual([55]);
   });
+});
+
+describe("an opening balance below zero", () => {
+  // −(2^48 + 5) has a non-zero low limb, −2^48 a zero one: both ways of negating limbs.
+  for (const opening of [-30n, -(LIMB + 5n), -LIMB]) {
+    it(`opens at zero on both ledgers, the rest counted as shortfall, and the next outflow is all beyond the balance (${opening})`, () => {
+      for (const model of TAINT_MODELS) {
+        for (const isSubject of [true, false]) {
+          const limbs = new LimbLedger(model);
+          const split = { h: 0, l: 0 };
+          expect(bigintToLimbs(opening, split)).toBe(true);
+          const id = limbs.open(isSubject, split.h, split.l, 1, 0);
+          const exact = new TaintLedger(model);
+          exact.open(isSubject, opening);
+          for (const ledger of [limbs, exact]) {
+            const tag = `${model}, ${isSubject ? "subject" : "intermediary"}, ${ledger === limbs ? "limbs" : "bigint"}`;
+            expect(ledger.balanceHeld(id), tag).toBe(0n);
+            expect(ledger.taintHeld(id), tag).toBe(0n);
+            expect(ledger.shortfallOf(id), tag).toBe(-opening);
+          }
+          expect(limbs.openingOf(id)).toBe(0n);
+          // An outflow of 40: at a subject all of it is new taint, at an intermediary none; never more than 40.
+          limbs.debit(id, 0, 40);
+          expect(limbsToBigint(limbs.outH, limbs.outL)).toBe(isSubject ? 40n : 0n);
+          expect(limbsToBigint(limbs.newH, limbs.newL)).toBe(isSubject ? 40n : 0n);
+          expect(exact.debit(id, 40n)).toBe(isSubject ? 40n : 0n);
+          for (const ledger of [limbs, exact]) {
+            expect(ledger.balanceHeld(id)).toBe(0n);
+            expect(ledger.shortfallOf(id)).toBe(40n - opening);
+          }
+        }
+      }
+    });
+  }
 });

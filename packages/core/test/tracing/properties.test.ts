@@ -9,7 +9,18 @@ import {
   type TraceResult,
   traceOutflows,
 } from "../../src/index";
-import { ASSETS, addr, BLOCK_TIME, EPOCH, label, NETWORK, TOKEN_CONTROLS, TRACED_AT, withoutSources } from "./fixtures";
+import {
+  ASSETS,
+  addr,
+  BLOCK_TIME,
+  EPOCH,
+  LowBalanceReads,
+  label,
+  NETWORK,
+  TOKEN_CONTROLS,
+  TRACED_AT,
+  withoutSources,
+} from "./fixtures";
 
 const NODES = 8;
 
@@ -82,7 +93,14 @@ function buildCase(input: RandomCase): SyntheticChain {
 function run(
   chain: SyntheticChain,
   input: RandomCase,
-  overrides: { model?: TaintModel; viaProvider?: boolean; maxExpansions?: number; maxEdges?: number } = {},
+  overrides: {
+    model?: TaintModel;
+    viaProvider?: boolean;
+    /** read through this provider instead of the chain's own (implies viaProvider) */
+    provider?: SyntheticChainProvider;
+    maxExpansions?: number;
+    maxEdges?: number;
+  } = {},
 ): Promise<TraceResult> {
   return traceOutflows(
     {
@@ -98,9 +116,9 @@ function run(
       traced_at: TRACED_AT,
     },
     {
-      provider: new SyntheticChainProvider(chain, { pageSize: 4 }),
-      graph: overrides.viaProvider ? undefined : chain.graph,
-      labels: overrides.viaProvider ? chain.labelIndex : undefined,
+      provider: overrides.provider ?? new SyntheticChainProvider(chain, { pageSize: 4 }),
+      graph: overrides.viaProvider || overrides.provider ? undefined : chain.graph,
+      labels: overrides.viaProvider || overrides.provider ? chain.labelIndex : undefined,
       issuers: createIssuerRegistry(chain.issuers),
       budget: {
         ...(overrides.maxExpansions === undefined ? {} : { max_expansions: overrides.maxExpansions }),
@@ -153,6 +171,37 @@ describe("trace properties on random chains", () => {
           balance.set(inKey, (balance.get(inKey) ?? 0n) + BigInt(edge.tainted.base_units));
         }
       }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("keeps both through a provider whose balance reads come out too low, below zero too", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        randomCase,
+        fc.array(fc.integer({ min: 0, max: 1_500 }), { minLength: NODES, maxLength: NODES }),
+        async (input, lowerBy) => {
+          const chain = buildCase(input);
+          const provider = new LowBalanceReads(chain, new Map(lowerBy.map((by, i) => [addr(i + 1), BigInt(by)])));
+          const result = await run(chain, input, { provider });
+          for (const edge of result.edges) {
+            expect(BigInt(edge.tainted.base_units)).toBeLessThanOrEqual(BigInt(edge.amount.base_units));
+          }
+          if (input.model === "poison") return;
+          for (const totals of result.totals) {
+            const sum =
+              BigInt(totals.to_terminals.base_units) +
+              BigInt(totals.retained.base_units) +
+              BigInt(totals.at_hop_limit.base_units) +
+              BigInt(totals.dust_dropped.base_units) +
+              BigInt(totals.unexplored.base_units);
+            expect(sum).toBe(BigInt(totals.subject_taint.base_units));
+            for (const field of ["subject_taint", "retained", "to_terminals"] as const) {
+              expect(BigInt(totals[field].base_units)).toBeGreaterThanOrEqual(0n);
+            }
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

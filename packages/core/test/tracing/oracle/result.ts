@@ -876,14 +876,18 @@ export async function assembleTraceResult(
     let balance: StablecoinExposure["balance"] = null;
     let balanceReason: string | null = null;
     if (provider.balanceAt) {
-      const fact = await provider.balanceAt(address, info, lastBlock, signal);
+      // (a rule added since this copy was taken: a read below zero is no balance)
+      const read = await provider.balanceAt(address, info, lastBlock, signal);
+      const fact = read && read.amount >= 0n ? read : null;
       if (fact) {
         balance = {
           amount: toResultAmount(fact.amount, info),
           block: lastBlock.toString(),
           source_refs: [chainSource(fact.source_ref)],
         };
-      } else balanceReason = "the provider could not read the balance at the last block";
+      } else if (read)
+        balanceReason = "the provider read a balance below zero at the last block, which no address holds";
+      else balanceReason = "the provider could not read the balance at the last block";
     } else balanceReason = "the provider does not read balances";
     let frozen: boolean | null = null;
     let frozenReason: string | null = null;

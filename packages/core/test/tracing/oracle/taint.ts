@@ -48,10 +48,12 @@ export class TaintLedger {
   /** Opens an entry. `opening` null = unknown (treated as zero; outflows beyond it become shortfall). */
   open(isSubject: boolean, opening: bigint | null): number {
     const id = this.balance.length;
-    const start = opening ?? 0n;
+    // (a rule added since this copy was taken: an opening below zero opens at zero, the rest is shortfall)
+    const known = opening ?? 0n;
+    const start = known < 0n ? 0n : known;
     this.balance.push(start);
     this.subject.push(isSubject);
-    this.shortfall.push(0n);
+    this.shortfall.push(start - known);
     this.poisoned.push(isSubject);
     this.taint.push(isSubject ? start : 0n);
     if (this.model === "fifo") {
