@@ -583,10 +583,25 @@ export async function assembleTraceResult(
       const hop = sweep.edgeHop[edge]!;
       if (hop <= 1) break;
       const event = sweep.edgeEvent[edge]!;
-      const into = edgesInto.get(graph.from[event]!) ?? [];
-      edge = into.find((earlier) => sweep.edgeHop[earlier] === hop - 1 && sweep.edgeEvent[earlier]! < event) ?? -1;
+      // Edges into an address come in time order: if its first at one hop fewer is not earlier, none is.
+      const earliest = firstIntoAtHop(graph.from[event]!)[hop - 1]!;
+      edge = earliest >= 0 && sweep.edgeEvent[earliest]! < event ? earliest : -1;
     }
     return path.reverse();
+  };
+  /** The first edge into `node` at each hop (−1 for none), built when a path first passes through it. */
+  const firstIntoByHop = new Map<number, Int32Array>();
+  const firstIntoAtHop = (node: number): Int32Array => {
+    let first = firstIntoByHop.get(node);
+    if (!first) {
+      first = new Int32Array(maxHops + 1).fill(-1);
+      for (const edge of edgesInto.get(node) ?? []) {
+        const hop = sweep.edgeHop[edge]!;
+        if (first[hop] === -1) first[hop] = edge;
+      }
+      firstIntoByHop.set(node, first);
+    }
+    return first;
   };
   const pathTo = (node: number): number[] => pathEndingWith(sweep.parentEdge[node]!);
   /**
