@@ -332,6 +332,11 @@ export class EvmRpcProvider implements ChainProvider {
     return pending;
   }
 
+  async assetOf(contract: string, signal?: AbortSignal): Promise<AssetRef | null> {
+    signal?.throwIfAborted();
+    return this.tokenAsset(toAddress(contract));
+  }
+
   async balanceAt(address: string, asset: AssetRef, block: bigint, signal?: AbortSignal): Promise<AmountFact | null> {
     signal?.throwIfAborted();
     // Block −1 means the genesis allocation, which is the state at block 0 (block 0 has no transfers).

@@ -162,6 +162,46 @@ describe("trace over a real EVM node (anvil)", () => {
     ]);
   });
 
+  it("reads a subject's holding of a stablecoin it did not move, described by the token contract itself", async () => {
+    // sides[0] received 10,000 TUSD in the peel chain and never moved it: traced from the head block on,
+    // the trace reads no transfer of it, so the holding and the token's decimals come from the node.
+    const provider = new EvmRpcProvider({ url: chain.url, network: NETWORK, now: () => new Date(TRACED_AT) });
+    const result = await traceOutflows(
+      {
+        network: NETWORK,
+        subjects: [
+          {
+            address: sides[0]!,
+            incident_block: headBlock,
+            source_refs: [
+              { source_id: "case-judgment-1", source_type: "judgment", title: "Judgment", uri: null, hash: null },
+            ],
+          },
+        ],
+        traced_at: TRACED_AT,
+        to_block: headBlock,
+      },
+      {
+        provider,
+        labels: createLabelIndex(labels),
+        issuers: createIssuerRegistry([...KNOWN_ISSUER_CONTROLS, ...controls]),
+      },
+    );
+    expect(result.edges).toEqual([]);
+    expect(
+      result.stablecoin_exposures.map((s) => [s.wallet, s.basis, s.amount.amount, s.balance?.block, s.frozen]),
+    ).toEqual([[sides[0], "held", "10000", headBlock.toString(), false]]);
+    expect(result.assets).toEqual([
+      { asset: `erc20:${token}`, kind: "erc20", contract: token, symbol: "TUSD", decimals: 6 },
+    ]);
+    const methodOf = new Map(
+      result.sources.map((source) => [source.source_id, "method" in source ? source.method : null]),
+    );
+    const reads = result.stablecoin_exposures[0]!.source_refs.map((id) => methodOf.get(id));
+    expect(reads).toContain("eth_call balanceOf");
+    expect(result.stablecoin_exposures[0]!.source_refs).toContain("case-judgment-1");
+  });
+
   it("gives the same map on the synthetic chain built from the same scenario (differential)", async () => {
     // The synthetic chain carries the real transaction hashes (the scenario's steps hold them), so
     // the edge ids agree too; only the chain requests behind each fact differ.

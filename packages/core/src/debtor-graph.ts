@@ -106,7 +106,7 @@ export interface GraphAssetMap {
     network: string;
     wallet: string;
     amount: TraceAmountFacts;
-    basis: "retained" | "received";
+    basis: ExposureBasis;
     usd_value: string | null;
     source_refs: readonly string[];
   }[];
@@ -117,11 +117,19 @@ export interface GraphAssetMap {
     network: string;
     wallet: string;
     amount: TraceAmountFacts;
-    basis: "retained" | "received";
+    basis: ExposureBasis;
     frozen: boolean | null;
     source_refs: readonly string[];
   }[];
 }
+
+/** How an asset map came to list a holding (see the trace result's exposures). */
+type ExposureBasis = "retained" | "received" | "held";
+const HOLDING_PHRASE: Record<ExposureBasis, string> = {
+  retained: "still held at",
+  received: "received by",
+  held: "held (read from the chain, not moved in the window) at",
+};
 
 export interface DebtorFacts {
   debtor: GraphParty;
@@ -385,7 +393,7 @@ export function buildDebtorGraph(facts: DebtorFacts, include: readonly DebtorGra
         if (!entry.isDebtorWallet(exposure.wallet))
           claim(debtorId, "funds_reached", wallet, "asset_map", refs, confidence);
         const asset = node(assetNode(exposure.network, exposure.asset), "asset", exposure.symbol ?? exposure.asset);
-        claim(wallet, exposure.basis === "retained" ? "holds" : "received", asset, "asset_map", refs, confidence);
+        claim(wallet, exposure.basis === "received" ? "received" : "holds", asset, "asset_map", refs, confidence);
       }
     }
   }
@@ -470,7 +478,7 @@ export function deriveAssetHypotheses(
       stablecoins.add(holdingKey(exposure.network, exposure.asset, exposure.wallet));
       const level = entry.walletConfidence(exposure.wallet);
       if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
-      const held = exposure.basis === "retained" ? "still held at" : "received by";
+      const held = HOLDING_PHRASE[exposure.basis];
       const frozen =
         exposure.frozen === null
           ? "freeze status unknown"
@@ -488,7 +496,7 @@ export function deriveAssetHypotheses(
       if (stablecoins.has(holdingKey(exposure.network, exposure.asset, exposure.wallet))) continue;
       const level = entry.walletConfidence(exposure.wallet);
       if (!isDebtorHolding(entry, exposure.wallet) || level === null) continue;
-      const held = exposure.basis === "retained" ? "still held at" : "received by";
+      const held = HOLDING_PHRASE[exposure.basis];
       const usd = exposure.usd_value === null ? "" : ` (USD ${exposure.usd_value})`;
       add(
         "token_holding",

@@ -315,6 +315,27 @@ describe("deriveAssetHypotheses", () => {
     ]);
   });
 
+  it("says a subject's holding read from the chain is held, not received, and draws it as one", () => {
+    const heldUsdc = {
+      ...assetMap().stablecoin_exposure[0]!,
+      wallet: DEBTOR_WALLET.toLowerCase(),
+      basis: "held" as const,
+      frozen: true,
+    };
+    const map = assetMap({
+      token_exposures: [{ ...assetMap().token_exposures[1]!, wallet: DEBTOR_WALLET.toLowerCase(), basis: "held" }],
+      stablecoin_exposure: [heldUsdc],
+      exchange_hypotheses: [],
+    });
+    const items = deriveAssetHypotheses({ ...facts, assetMaps: [map] }, null, 0);
+    expect(items.map((h) => h.description)).toContain(
+      `2 USDC (issued by Circle) held (read from the chain, not moved in the window) at ${DEBTOR_WALLET.toLowerCase()} on ethereum, frozen by the issuer; traced in asset map amap_1.`,
+    );
+    const graph = buildDebtorGraph({ ...facts, assetMaps: [map] }, ["asset_maps"]);
+    const predicates = graph.claims.filter((claim) => claim.object.includes(USDC)).map((claim) => claim.predicate);
+    expect(predicates).toEqual(["holds"]);
+  });
+
   it("leaves out a holding at a wallet the map does not list, rather than give it a confidence the map never stated", () => {
     const unlisted = "0x00000000000000000000000000000000000000e1";
     const map = assetMap({

@@ -31,8 +31,9 @@ export const TraceAssetAmount = TraceAmount.extend({
 
 const LabelCategory = z.enum(LABEL_CATEGORIES);
 const Confidence = z.enum(["high", "medium", "low"]);
-const ExposureBasis = z.enum(["retained", "received"]).meta({
-  description: "`retained`: still held by an expanded address; `received`: arrived at an address that was not expanded",
+const ExposureBasis = z.enum(["retained", "received", "held"]).meta({
+  description:
+    "`retained`: tainted value still held by an expanded address; `received`: arrived at an address that was not expanded; `held`: a subject's balance at the last block of an issuer's token it did not move in the window, read from the chain",
 });
 
 export const AssetMapWallet = z

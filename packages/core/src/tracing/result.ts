@@ -2,6 +2,7 @@ import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, usableBalance, valueInUsd } from "./amounts";
 import type { TraceComputation } from "./computation";
 import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
+import { readHeldStablecoins } from "./held-stablecoins";
 import {
   assessReadiness,
   type Confidence,
@@ -15,7 +16,15 @@ import { compareText, labelsValidAt } from "./labels";
 import { endsTrace, type NumberColumn } from "./sweep";
 import type { TaintModel } from "./taint";
 import { amountOf, decodeSub } from "./transfer-graph";
-import type { AddressLabel, AssetRef, ChainProvider, ChainRequestRef, LabelCategory, Network } from "./types";
+import type {
+  AddressLabel,
+  AmountFact,
+  AssetRef,
+  ChainProvider,
+  ChainRequestRef,
+  LabelCategory,
+  Network,
+} from "./types";
 
 /**
  * One entry of the source manifest. Every fact in the result names the entries it rests on by
@@ -164,8 +173,12 @@ export interface TokenExposure {
   network: Network;
   wallet: string;
   amount: ResultAmount;
-  /** `retained`: still held by an expanded address; `received`: arrived at an address that was not expanded. */
-  basis: "retained" | "received";
+  /**
+   * `retained`: still held by an expanded address; `received`: arrived at an address that was not
+   * expanded; `held`: a subject's balance at the last block of an issuer's token it did not move in the
+   * window, read from the chain (no transfer of it was traced, so no taint model applies).
+   */
+  basis: "retained" | "received" | "held";
   usd_value: string | null;
   usd_value_reason: string | null;
   source_refs: string[];
@@ -178,7 +191,7 @@ export interface StablecoinExposure {
   network: Network;
   wallet: string;
   amount: ResultAmount;
-  basis: "retained" | "received";
+  basis: TokenExposure["basis"];
   /** The address's whole balance at the trace's last block, from the provider; null with a reason when unavailable. */
   balance: { amount: ResultAmount; block: string; source_refs: string[] } | null;
   balance_reason: string | null;
@@ -625,11 +638,14 @@ export async function assembleTraceResult(
   /** The case documents the request named for a subject, by source id. */
   const caseRefsOf = (address: string): string[] =>
     request.subjects.find((s) => s.address === address)?.source_refs.map((ref) => ref.source_id) ?? [];
+  /** Whether a budget or the deadline cut the trace off before it read a subject. */
+  const subjectCutOff = (node: number | undefined): boolean =>
+    node === undefined
+      ? state.truncation.has("deadline")
+      : !isOpen(node) && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"));
   /** Why a subject has no ledger: a budget or the deadline cut the trace first, or it had nothing to read. */
   const unexpandedSubjectReason = (node: number | undefined): string =>
-    node !== undefined && ((state.flags[node]! & NODE_SKIPPED) !== 0 || state.truncation.has("deadline"))
-      ? CUT_OFF_REASON
-      : "no transfers of the subject were read in the window";
+    node !== undefined && subjectCutOff(node) ? CUT_OFF_REASON : "no transfers of the subject were read in the window";
 
   // Per-node received and retained amounts.
   const assetCount = Math.max(1, assetInfo.length);
@@ -961,24 +977,18 @@ export async function assembleTraceResult(
   terminals.sort((a, b) => a.hop - b.hop || compareText(a.address, b.address));
 
   // Exposures: tainted value retained by expanded wallets, or received by wallets not expanded.
-  const holdings: Array<{ node: number; asset: number; units: bigint; basis: "retained" | "received" }> = [];
+  const traced: Array<{ node: number; asset: number; units: bigint; basis: "retained" | "received" }> = [];
   for (const node of walletNodes) {
     if (isOpen(node)) {
-      for (const [a, units] of retainedOf.get(node)!) holdings.push({ node, asset: a, units, basis: "retained" });
+      for (const [a, units] of retainedOf.get(node)!) traced.push({ node, asset: a, units, basis: "retained" });
     }
     // Taint no ledger of the wallet took: all it received if it was not expanded, and, if it was, what
     // reached it before (at the hop limit, or as a subject before its incident block).
     for (let a = 0; a < assetCount; a++) {
       const units = sweep.receivedBy.get(node * assetCount + a);
-      if (units !== undefined && units > 0n) holdings.push({ node, asset: a, units, basis: "received" });
+      if (units !== undefined && units > 0n) traced.push({ node, asset: a, units, basis: "received" });
     }
   }
-  holdings.sort(
-    (x, y) =>
-      compareText(graph.addressOf(x.node), graph.addressOf(y.node)) ||
-      compareText(keyOf(x.asset), keyOf(y.asset)) ||
-      compareText(x.basis, y.basis),
-  );
   /**
    * What a holding rests on: the transfers that brought taint to the wallet, and for a subject its case
    * documents and the transfers it sent on (a subject's holding is counted from its incident block, so
@@ -990,10 +1000,62 @@ export async function assembleTraceResult(
     const sent = edgeSourceIds(edgesFrom.get(node) ?? []);
     return [...new Set([...refs, ...sent, ...caseRefsOf(graph.addressOf(node))])].sort();
   };
-  const tokenExposures: TokenExposure[] = holdings.map(({ node, asset, units, basis }) => {
-    const info = assetInfo[asset]!;
-    const price = request.prices[keyOf(asset)];
-    const refs = holdingSourceIds(node);
+  const lastBlock = BigInt(computation.toBlock);
+  // And what each subject the trace read holds of an issuer's token it did not move: read from the chain.
+  const assetIndexOf = new Map(assetInfo.map((info, a) => [info.contract, a]));
+  const held = request.include_stablecoins
+    ? await readHeldStablecoins({
+        provider,
+        issuers,
+        network,
+        subjects: request.subjects
+          .map((subject) => subject.address)
+          .filter((address) => !subjectCutOff(graph.nodeOf(address))),
+        moved: (address, contract) => {
+          const node = graph.nodeOf(address);
+          const a = assetIndexOf.get(contract);
+          return node !== undefined && a !== undefined && sweep.entryOf(node, a) !== undefined;
+        },
+        knownAssets: assetInfo,
+        lastBlock,
+        concurrency: context.fetchConcurrency,
+        signal,
+      })
+    : [];
+  const holdings: Array<{
+    wallet: string;
+    info: AssetRef;
+    units: bigint;
+    basis: TokenExposure["basis"];
+    sourceIds: () => string[];
+    /** The balance read at the last block a `held` holding is, read once. */
+    read?: AmountFact;
+  }> = [
+    ...traced.map(({ node, asset, units, basis }) => ({
+      wallet: graph.addressOf(node),
+      info: assetInfo[asset]!,
+      units,
+      basis,
+      sourceIds: () => holdingSourceIds(node),
+    })),
+    ...held.map(({ address, asset, fact }) => ({
+      wallet: address,
+      info: asset,
+      units: fact.amount,
+      basis: "held" as const,
+      sourceIds: () => [...new Set([...caseRefsOf(address), chainSource(fact.source_ref)])].sort(),
+      read: fact,
+    })),
+  ];
+  holdings.sort(
+    (x, y) =>
+      compareText(x.wallet, y.wallet) ||
+      compareText(assetKey(x.info), assetKey(y.info)) ||
+      compareText(x.basis, y.basis),
+  );
+  const tokenExposures: TokenExposure[] = holdings.map(({ wallet, info, units, basis, sourceIds }) => {
+    const key = assetKey(info);
+    const price = request.prices[key];
     const usd =
       price && info.decimals !== null
         ? { usd_value: valueInUsd(units, info.decimals, price), usd_value_reason: null }
@@ -1002,34 +1064,31 @@ export async function assembleTraceResult(
             usd_value_reason: price ? "the token's decimals are unknown" : "no price source was given for this asset",
           };
     return {
-      asset: keyOf(asset),
+      asset: key,
       symbol: info.symbol,
       network,
-      wallet: graph.addressOf(node),
+      wallet,
       amount: toResultAmount(units, info),
       basis,
       ...usd,
-      source_refs: refs,
+      source_refs: sourceIds(),
     };
   });
 
   const stableHoldings = request.include_stablecoins
     ? holdings.flatMap((holding) => {
-        const info = assetInfo[holding.asset]!;
-        const controls = info.contract === null ? null : issuers.controlsFor(network, info.contract);
+        const { contract } = holding.info;
+        const controls = contract === null ? null : issuers.controlsFor(network, contract);
         return controls ? [{ ...holding, controls }] : [];
       })
     : [];
-  const lastBlock = BigInt(computation.toBlock);
   const stablecoinExposures = await inBatches(stableHoldings, context.fetchConcurrency, async (holding) => {
     signal?.throwIfAborted();
-    const { node, asset, units, basis, controls } = holding;
-    const info = assetInfo[asset]!;
-    const address = graph.addressOf(node);
+    const { wallet: address, info, units, basis, controls } = holding;
     let balance: StablecoinExposure["balance"] = null;
     let balanceReason: string | null = null;
     if (provider.balanceAt) {
-      const read = await provider.balanceAt(address, info, lastBlock, signal);
+      const read = holding.read ?? (await provider.balanceAt(address, info, lastBlock, signal));
       const fact = usableBalance(read);
       if (fact) {
         balance = {
@@ -1054,7 +1113,7 @@ export async function assembleTraceResult(
     }
     return {
       issuer: controls.issuer,
-      asset: keyOf(asset),
+      asset: assetKey(info),
       symbol: controls.symbol,
       network,
       wallet: address,
@@ -1068,7 +1127,7 @@ export async function assembleTraceResult(
       freeze_capability_notes: describeFreezeCapability(controls),
       remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
       review_required: true as const,
-      source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
+      source_refs: [...new Set([...holding.sourceIds(), issuerSource(controls)])].sort(),
     } satisfies StablecoinExposure;
   });
 
@@ -1096,22 +1155,22 @@ export async function assembleTraceResult(
     })
     .sort((x, y) => compareText(x.asset, y.asset));
 
-  const referencedAssets = new Set<number>();
-  for (const e of sweep.edgeEvent) referencedAssets.add(graph.asset[e]!);
-  for (const h of holdings) referencedAssets.add(h.asset);
-  for (const t of totals) referencedAssets.add(assetInfo.findIndex((info) => assetKey(info) === t.asset));
+  const referencedAssets = new Map<string, AssetRef>();
+  const refer = (info: AssetRef) => referencedAssets.set(assetKey(info), info);
+  for (const e of sweep.edgeEvent) refer(assetInfo[graph.asset[e]!]!);
+  for (const h of holdings) refer(h.info);
+  for (const t of totals) {
+    const info = assetInfo.find((candidate) => assetKey(candidate) === t.asset);
+    if (info) refer(info);
+  }
   const assets: TraceAsset[] = [...referencedAssets]
-    .filter((a) => a >= 0)
-    .map((a) => {
-      const info = assetInfo[a]!;
-      return {
-        asset: keyOf(a),
-        kind: info.kind,
-        contract: info.contract,
-        symbol: info.symbol,
-        decimals: info.decimals,
-      };
-    })
+    .map(([asset, info]) => ({
+      asset,
+      kind: info.kind,
+      contract: info.contract,
+      symbol: info.symbol,
+      decimals: info.decimals,
+    }))
     .sort((x, y) => compareText(x.asset, y.asset));
 
   const fromBlock = Math.min(...request.subjects.map((s) => s.incident_block));

@@ -434,6 +434,12 @@ export class SyntheticChainProvider implements ChainProvider {
     return { items, next: pageEnd < end ? String(pageEnd - start) : null };
   }
 
+  async assetOf(contract: string, signal?: AbortSignal): Promise<AssetRef | null> {
+    signal?.throwIfAborted();
+    const wanted = contract.toLowerCase();
+    return this.chain.graph.assets.find((asset) => asset.contract === wanted) ?? null;
+  }
+
   async balanceAt(address: string, asset: AssetRef, block: bigint, signal?: AbortSignal): Promise<AmountFact | null> {
     signal?.throwIfAborted();
     const { graph } = this.chain;

@@ -102,6 +102,8 @@ export interface ChainProvider {
    * Block −1 asks for the genesis allocation (the balance before any block's transfers).
    */
   balanceAt?(address: string, asset: AssetRef, block: bigint, signal?: AbortSignal): Promise<AmountFact | null>;
+  /** What a token contract says of itself (decimals, symbol); null when the provider cannot say. */
+  assetOf?(contract: string, signal?: AbortSignal): Promise<AssetRef | null>;
   freezeStatus?(
     token: string,
     address: string,

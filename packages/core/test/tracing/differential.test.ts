@@ -30,7 +30,7 @@ import {
 import { assembleTraceResult } from "../../src/tracing/result";
 import { runSweepOverBigint as oracleSweep } from "../../src/tracing/sweep";
 import { DEFAULT_BUDGET } from "../../src/tracing/trace";
-import { withoutSources } from "./fixtures";
+import { addr, chainOf, withoutSources } from "./fixtures";
 import { DiscoveryState as OracleState, runDiscovery as oracleDiscovery } from "./oracle/discovery";
 import { assembleTraceResult as oracleAssemble } from "./oracle/result";
 import { TaintLedger as OracleLedger } from "./oracle/taint";
@@ -238,6 +238,45 @@ describe("optimised engine = previous engine (differential)", () => {
     // The cases must exercise the engine, not only empty traces.
     expect(edges).toBeGreaterThan(1_000);
   }, 120_000);
+
+  it("lists alike what a subject holds of an issuer's token it did not move", async () => {
+    const chain = chainOf(
+      [
+        [1, 2, 40, 2, "eth"],
+        [5, 6, 10, 3],
+        [2, 7, 15, 4, "eth"],
+      ],
+      {
+        genesis: [
+          [1, 250_000_000],
+          [1, 100, "eth"],
+          [5, 30],
+        ],
+      },
+    );
+    for (const model of MODELS) {
+      const request: TraceRequest = {
+        network: chain.network,
+        subjects: [
+          { address: addr(1), incident_block: 1n, source_refs: [] },
+          { address: addr(5), incident_block: 1n, source_refs: [] },
+        ],
+        taint_model: model,
+        traced_at: TRACED_AT,
+      };
+      await expectSameTrace(chain, request);
+      const result = await traceOutflows(request, {
+        provider: new SyntheticChainProvider(chain),
+        graph: chain.graph,
+        issuers: createIssuerRegistry(chain.issuers),
+      });
+      expect(result.stablecoin_exposures.map((exposure) => [exposure.wallet, exposure.basis])).toEqual([
+        [addr(1), "held"],
+        [addr(5), "retained"],
+        [addr(6), "retained"],
+      ]);
+    }
+  });
 
   it("gives identical results on random chains with amounts at the limb and word boundaries, and beyond them", async () => {
     const assets: AssetRef[] = [

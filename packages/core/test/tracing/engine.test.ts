@@ -1236,6 +1236,103 @@ describe("exposures", () => {
     expect(result.stablecoin_exposures[0]!.freeze_capability_notes).toContain("blacklist(address)");
   });
 
+  describe("a subject's holding of an issuer's token it did not move", () => {
+    // Subject 1 holds 250 USDX and some ETH; after its incident it moves only ETH. Subject 5 moves USDX.
+    const untouched = chainOf(
+      [
+        [1, 2, 40, 2, "eth"],
+        [5, 6, 10, 3],
+      ],
+      {
+        genesis: [
+          [1, 250_000_000],
+          [1, 100, "eth"],
+          [5, 30],
+        ],
+        freezes: [[1, 1]],
+      },
+    );
+    const subjects: Array<[number, number]> = [
+      [1, 1],
+      [5, 1],
+    ];
+    for (const viaProvider of [false, true]) {
+      const engine = viaProvider ? "provider" : "preloaded graph";
+      it(`is read from the chain and listed as held, citing the read and the case documents (${engine})`, async () => {
+        const result = await traceChain(untouched, {
+          subjects,
+          viaProvider,
+          request: { prices: { [USD_KEY]: { usd_per_unit: "1", as_of: "2026-07-05", source: "test" } } },
+        });
+        const methodOf = new Map(
+          result.sources.map((source) => [source.source_id, "method" in source ? source.method : null]),
+        );
+        const heldStable = result.stablecoin_exposures.filter((exposure) => exposure.basis === "held");
+        expect(heldStable).toEqual([
+          expect.objectContaining({
+            issuer: "USDX Issuer",
+            wallet: addr(1),
+            asset: USD_KEY,
+            amount: { base_units: "250000000", amount: "250" },
+            balance: expect.objectContaining({ amount: { base_units: "250000000", amount: "250" } }),
+            frozen: true,
+          }),
+        ]);
+        const [read] = heldStable[0]!.balance!.source_refs;
+        expect(methodOf.get(read!)).toBe("synthetic.balanceAt");
+        expect(heldStable[0]!.source_refs).toEqual(expect.arrayContaining(["case-1", read]));
+        const heldTokens = result.token_exposures.filter((exposure) => exposure.basis === "held");
+        expect(heldTokens).toEqual([
+          expect.objectContaining({ wallet: addr(1), asset: USD_KEY, usd_value: "250", source_refs: ["case-1", read] }),
+        ]);
+        // Subject 5 moved its USDX: that holding is traced (retained), not read as held.
+        expect(result.token_exposures.filter((exposure) => exposure.wallet === addr(5))).toEqual([
+          expect.objectContaining({ basis: "retained", amount: { base_units: "20", amount: "0.00002" } }),
+        ]);
+        expect(result.assets.map((asset) => asset.asset)).toContain(USD_KEY);
+        // Nothing moved, so the totals, which follow transfers, do not count the held 250.
+        expect(totalsOf(result)).toMatchObject({ subject_taint: "30" });
+      });
+    }
+
+    it("is not read when stablecoins are left out, nor for a subject a budget cut off", async () => {
+      const without = await traceChain(untouched, { subjects, request: { include_stablecoins: false } });
+      expect(without.token_exposures.filter((exposure) => exposure.basis === "held")).toEqual([]);
+      expect(without.stablecoin_exposures).toEqual([]);
+      const cut = await traceChain(untouched, { subjects, budget: { max_expansions: 0 } });
+      expect(cut.token_exposures).toEqual([]);
+    });
+
+    for (const viaProvider of [false, true]) {
+      it(`is read for a subject with no transfers in the window at all (${viaProvider ? "provider" : "preloaded graph"})`, async () => {
+        // Subject 1's incident block is after its last transfer: nothing of it is traced, but it holds 250 USDX.
+        const result = await traceChain(untouched, { subjects: [[1, 3]], viaProvider });
+        expect(result.edges).toEqual([]);
+        expect(result.token_exposures.map((exposure) => [exposure.wallet, exposure.basis])).toEqual([
+          [addr(1), "held"],
+        ]);
+        expect(
+          result.stablecoin_exposures.map((exposure) => [exposure.wallet, exposure.basis, exposure.amount.amount]),
+        ).toEqual([[addr(1), "held", "250"]]);
+      });
+    }
+
+    it("is described by the provider when no traced transfer moved the token", async () => {
+      // Through a provider the trace knows only the assets it read transfers of: here only ETH.
+      const ethOnly = chainOf([[1, 2, 40, 2, "eth"]], {
+        genesis: [
+          [1, 250_000_000],
+          [1, 100, "eth"],
+        ],
+      });
+      const result = await traceChain(ethOnly, { subjects: [[1, 1]], viaProvider: true });
+      expect(result.stablecoin_exposures).toEqual([
+        expect.objectContaining({ basis: "held", amount: { base_units: "250000000", amount: "250" } }),
+      ]);
+      expect(result.assets.find((asset) => asset.asset === USD_KEY)).toMatchObject({ decimals: 6, symbol: "USDX" });
+    });
+  });
+
   it("leaves usd_value null with a reason without a price, and values exactly with one", async () => {
     const unpriced = await traceChain(chain, { subjects: [[1, 1]] });
     expect(unpriced.token_exposures.map((t) => [t.wallet, t.amount.amount, t.usd_value, t.usd_value_reason])).toEqual([

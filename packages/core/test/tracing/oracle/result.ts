@@ -1,6 +1,7 @@
 import { hashCanonical } from "../../../src/hashing";
 import { assetKey, type ResultAmount, toResultAmount, valueInUsd } from "../../../src/tracing/amounts";
 import type { TraceComputation } from "../../../src/tracing/computation";
+import { readHeldStablecoins } from "../../../src/tracing/held-stablecoins";
 import {
   assessReadiness,
   type Confidence,
@@ -176,7 +177,7 @@ export interface TokenExposure {
   wallet: string;
   amount: ResultAmount;
   /** `retained`: still held by an expanded address; `received`: arrived at an address that was not expanded. */
-  basis: "retained" | "received";
+  basis: "retained" | "received" | "held";
   usd_value: string | null;
   usd_value_reason: string | null;
   source_refs: string[];
@@ -189,7 +190,7 @@ export interface StablecoinExposure {
   network: Network;
   wallet: string;
   amount: ResultAmount;
-  basis: "retained" | "received";
+  basis: "retained" | "received" | "held";
   /** The address's whole balance at the trace's last block, from the provider; null with a reason when unavailable. */
   balance: { amount: ResultAmount; block: string; source_refs: string[] } | null;
   balance_reason: string | null;
@@ -868,57 +869,141 @@ export async function assembleTraceResult(
       })
     : [];
   const lastBlock = BigInt(computation.toBlock);
-  const stablecoinExposures = await inBatches(stableHoldings, context.fetchConcurrency, async (holding) => {
-    signal?.throwIfAborted();
-    const { node, asset, units, basis, controls } = holding;
-    const info = assetInfo[asset]!;
-    const address = graph.addressOf(node);
-    let balance: StablecoinExposure["balance"] = null;
-    let balanceReason: string | null = null;
-    if (provider.balanceAt) {
-      // (a rule added since this copy was taken: a read below zero is no balance)
-      const read = await provider.balanceAt(address, info, lastBlock, signal);
-      const fact = read && read.amount >= 0n ? read : null;
-      if (fact) {
-        balance = {
-          amount: toResultAmount(fact.amount, info),
-          block: lastBlock.toString(),
-          source_refs: [chainSource(fact.source_ref)],
-        };
-      } else if (read)
-        balanceReason = "the provider read a balance below zero at the last block, which no address holds";
-      else balanceReason = "the provider could not read the balance at the last block";
-    } else balanceReason = "the provider does not read balances";
+  const stablecoinExposures: StablecoinExposure[] = await inBatches(
+    stableHoldings,
+    context.fetchConcurrency,
+    async (holding) => {
+      signal?.throwIfAborted();
+      const { node, asset, units, basis, controls } = holding;
+      const info = assetInfo[asset]!;
+      const address = graph.addressOf(node);
+      let balance: StablecoinExposure["balance"] = null;
+      let balanceReason: string | null = null;
+      if (provider.balanceAt) {
+        // (a rule added since this copy was taken: a read below zero is no balance)
+        const read = await provider.balanceAt(address, info, lastBlock, signal);
+        const fact = read && read.amount >= 0n ? read : null;
+        if (fact) {
+          balance = {
+            amount: toResultAmount(fact.amount, info),
+            block: lastBlock.toString(),
+            source_refs: [chainSource(fact.source_ref)],
+          };
+        } else if (read)
+          balanceReason = "the provider read a balance below zero at the last block, which no address holds";
+        else balanceReason = "the provider could not read the balance at the last block";
+      } else balanceReason = "the provider does not read balances";
+      let frozen: boolean | null = null;
+      let frozenReason: string | null = null;
+      let frozenRefs: string[] = [];
+      if (controls.freeze_check === null) frozenReason = "the token has no on-chain freeze list";
+      else if (!provider.freezeStatus) frozenReason = "the provider cannot read freeze lists";
+      else {
+        const fact = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
+        frozen = fact.frozen;
+        frozenReason = fact.reason;
+        frozenRefs = [chainSource(fact.source_ref)];
+      }
+      return {
+        issuer: controls.issuer,
+        asset: keyOf(asset),
+        symbol: controls.symbol,
+        network,
+        wallet: address,
+        amount: toResultAmount(units, info),
+        basis,
+        balance,
+        balance_reason: balanceReason,
+        frozen,
+        frozen_reason: frozenReason,
+        frozen_source_refs: frozenRefs,
+        freeze_capability_notes: describeFreezeCapability(controls),
+        remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
+        review_required: true as const,
+        source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
+      } satisfies StablecoinExposure;
+    },
+  );
+
+  // (a rule added since this copy was taken: what a subject the trace read holds of an issuer's token it
+  // did not move is read from the chain and listed as `held`)
+  const heldReads = request.include_stablecoins
+    ? await readHeldStablecoins({
+        provider,
+        issuers,
+        network,
+        subjects: request.subjects
+          .map((subject) => subject.address)
+          .filter((address) => {
+            const node = graph.nodeOf(address);
+            if (node !== undefined && isOpen(node)) return true;
+            const skipped = node !== undefined && (state.flags[node]! & NODE_SKIPPED) !== 0;
+            return !skipped && !state.truncation.has("deadline");
+          }),
+        moved: (address, contract) =>
+          sweep.entries.some(([node, a]) => node === graph.nodeOf(address) && assetInfo[a]!.contract === contract),
+        knownAssets: assetInfo,
+        lastBlock,
+        concurrency: context.fetchConcurrency,
+        signal,
+      })
+    : [];
+  const heldAssets: AssetRef[] = [];
+  for (const { address, asset: info, controls, fact } of heldReads) {
+    heldAssets.push(info);
+    const read = chainSource(fact.source_ref);
+    const caseRefs = request.subjects.find((s) => s.address === address)!.source_refs.map((ref) => ref.source_id);
+    const refs = [...new Set([...caseRefs, read])].sort();
+    const price = request.prices[assetKey(info)];
+    tokenExposures.push({
+      asset: assetKey(info),
+      symbol: info.symbol,
+      network,
+      wallet: address,
+      amount: toResultAmount(fact.amount, info),
+      basis: "held",
+      ...(price && info.decimals !== null
+        ? { usd_value: valueInUsd(fact.amount, info.decimals, price), usd_value_reason: null }
+        : {
+            usd_value: null,
+            usd_value_reason: price ? "the token's decimals are unknown" : "no price source was given for this asset",
+          }),
+      source_refs: refs,
+    });
     let frozen: boolean | null = null;
     let frozenReason: string | null = null;
     let frozenRefs: string[] = [];
     if (controls.freeze_check === null) frozenReason = "the token has no on-chain freeze list";
     else if (!provider.freezeStatus) frozenReason = "the provider cannot read freeze lists";
     else {
-      const fact = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
-      frozen = fact.frozen;
-      frozenReason = fact.reason;
-      frozenRefs = [chainSource(fact.source_ref)];
+      const status = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
+      frozen = status.frozen;
+      frozenReason = status.reason;
+      frozenRefs = [chainSource(status.source_ref)];
     }
-    return {
+    stablecoinExposures.push({
       issuer: controls.issuer,
-      asset: keyOf(asset),
+      asset: assetKey(info),
       symbol: controls.symbol,
       network,
       wallet: address,
-      amount: toResultAmount(units, info),
-      basis,
-      balance,
-      balance_reason: balanceReason,
+      amount: toResultAmount(fact.amount, info),
+      basis: "held",
+      balance: { amount: toResultAmount(fact.amount, info), block: lastBlock.toString(), source_refs: [read] },
+      balance_reason: null,
       frozen,
       frozen_reason: frozenReason,
       frozen_source_refs: frozenRefs,
       freeze_capability_notes: describeFreezeCapability(controls),
       remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
       review_required: true as const,
-      source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
-    } satisfies StablecoinExposure;
-  });
+      source_refs: [...new Set([...refs, issuerSource(controls)])].sort(),
+    });
+  }
+  const byHolding = (x: TokenExposure | StablecoinExposure, y: TokenExposure | StablecoinExposure) =>
+    compareText(x.wallet, y.wallet) || compareText(x.asset, y.asset) || compareText(x.basis, y.basis);
+  tokenExposures.sort(byHolding);
+  stablecoinExposures.sort(byHolding);
 
   // Conservation ledger per asset.
   const retainedTotals = new Array<bigint>(assetCount).fill(0n);
@@ -961,6 +1046,12 @@ export async function assembleTraceResult(
       };
     })
     .sort((x, y) => compareText(x.asset, y.asset));
+  for (const info of heldAssets) {
+    if (assets.some((listed) => listed.asset === assetKey(info))) continue;
+    const { kind, contract, symbol, decimals } = info;
+    assets.push({ asset: assetKey(info), kind, contract, symbol, decimals });
+    assets.sort((x, y) => compareText(x.asset, y.asset));
+  }
 
   const fromBlock = Math.min(...request.subjects.map((s) => s.incident_block));
   return {
