@@ -369,6 +369,72 @@ describe("POST /v1/jobs/{job_id}/cancel", () => {
   });
 });
 
+describe("POST /v1/matters/{matter_id}/close, with jobs on the matter", () => {
+  it("cancels its unfinished jobs and their maps in the same transaction, and leaves other matters' jobs alone", async () => {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const { matter: other } = await createMatter(app(), owner);
+    const map = AssetMap.parse(
+      (
+        await app().request("POST", "/v1/crypto/asset-map", {
+          key: owner.key,
+          body: { matter_id: matter.id, wallets: [WALLET] },
+        })
+      ).json,
+    );
+    const direct = await createJob(owner, { matter_id: matter.id });
+    const finished = await createJob(owner, { matter_id: matter.id });
+    await app().request("POST", `/v1/jobs/${finished.id}/cancel`, { key: owner.key });
+    const elsewhere = await createJob(owner, { matter_id: other.id });
+
+    const closed = await app().request("POST", `/v1/matters/${matter.id}/close`, {
+      key: owner.key,
+      body: { reason: "paid" },
+    });
+    expect({ status: closed.status, body: closed.json }).toMatchObject({ status: 200 });
+    const statusOf = async (id: string) =>
+      Job.parse((await app().request("GET", `/v1/jobs/${id}`, { key: owner.key })).json).status;
+    expect(await statusOf(map.job_id!)).toBe("canceled");
+    expect(await statusOf(direct.id)).toBe("canceled");
+    expect(await statusOf(elsewhere.id)).toBe("queued");
+    expect(await graphileJobsKeyed(map.job_id!)).toEqual([]);
+    expect(await graphileJobsKeyed(direct.id)).toEqual([]);
+    expect(await graphileJobsKeyed(elsewhere.id)).toHaveLength(1);
+    const mapNow = await app().request("GET", `/v1/crypto/asset-map/${map.map_id}`, { key: owner.key });
+    expect(AssetMap.parse(mapNow.json).status).toBe("canceled");
+    // The two jobs canceled here, each once, after matter.closed; the one canceled before keeps its one.
+    const chronological = (await allEvents(app(), owner)).map((event) => event.type);
+    const closedAt = chronological.indexOf("matter.closed");
+    expect(chronological.slice(closedAt + 1)).toEqual(["job.canceled", "job.canceled"]);
+    expect(await countEvents(app().sql, owner.organizationId, "job.canceled")).toBe(3);
+  });
+
+  it("raced by asset maps on the matter: each is refused (409) or created and then canceled, none left to run", async () => {
+    const owner = await app().mintKey();
+    const { matter } = await createMatter(app(), owner);
+    const creates = Array.from({ length: 8 }, () =>
+      app().request("POST", "/v1/crypto/asset-map", {
+        key: owner.key,
+        body: { matter_id: matter.id, wallets: [WALLET] },
+      }),
+    );
+    const close = app().request("POST", `/v1/matters/${matter.id}/close`, { key: owner.key, body: { reason: "paid" } });
+    const [closed, ...answers] = await Promise.all([close, ...creates]);
+    expect(closed!.status).toBe(200);
+    for (const answer of answers) expect([202, 409]).toContain(answer.status);
+    const created = answers.filter((answer) => answer.status === 202).length;
+    expect(await countJobs(owner.organizationId)).toBe(created);
+    expect(await countJobs(owner.organizationId, "canceled")).toBe(created);
+    const [left] = await app().sql<{ n: number }[]>`
+      select count(*)::int as n from asset_maps where organization_id = ${owner.organizationId} and status <> 'canceled'`;
+    expect(left?.n).toBe(0);
+    const [queued] = await app().sql<{ n: number }[]>`
+      select count(*)::int as n from graphile_worker._private_jobs j
+        join jobs on jobs.id = j.key where jobs.organization_id = ${owner.organizationId}`;
+    expect(queued?.n).toBe(0);
+  });
+});
+
 describe("POST /v1/crypto/asset-map", () => {
   it("answers 202 processing with its job id and empty collections; the job carries the map's request", async () => {
     const owner = await app().mintKey();

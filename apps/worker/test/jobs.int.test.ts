@@ -20,6 +20,7 @@ import { retrieveAssetMap } from "@crs/services/crypto/retrieve-asset-map";
 import { cancelJob } from "@crs/services/jobs/cancel-job";
 import { createJob } from "@crs/services/jobs/create-job";
 import { retrieveJob } from "@crs/services/jobs/retrieve-job";
+import { closeMatter } from "@crs/services/matters/close-matter";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { retrieveMatterDashboard } from "@crs/services/matters/retrieve-matter-dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -335,6 +336,31 @@ describe("cancel", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await jobOf(tenant, job.id)).toMatchObject({ status: "canceled", result: null });
     expect(await eventTypes(tenant, job.id)).toEqual(["job.created", "job.canceled"]);
+  });
+
+  it("comes with closing the matter: a running map's run is signalled, and nothing is written to the closed matter", async () => {
+    const tenant = await sandboxTenant();
+    const matterId = await newMatter(tenant);
+    const map = await peelChainMap(tenant, matterId);
+    const started = deferred();
+    const aborted = deferred<unknown>();
+    behaviours.set(map.job_id!, async (row, context) => {
+      started.resolve();
+      await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+      aborted.resolve(context.signal.reason);
+      // A run that finishes anyway: its real result must not reach the closed matter.
+      return realTrace(row, { ...context, signal: new AbortController().signal });
+    });
+    await within(started.promise, 30_000, "the run to start");
+    await runWrite(deps, actor(tenant), (write) =>
+      closeMatter(write, { params: { matter_id: matterId }, body: { reason: "paid" } }),
+    );
+    expect(String(await within(aborted.promise, 10_000, "the run to be signalled"))).toMatch(/canceled/);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await jobOf(tenant, map.job_id!)).toMatchObject({ status: "canceled", result: null, attempts: 1 });
+    expect(await eventTypes(tenant, map.job_id!)).toEqual(["job.created", "job.canceled"]);
+    const after = await retrieveAssetMap({ ...deps, actor: actor(tenant) }, { params: { map_id: map.map_id } });
+    expect(after).toMatchObject({ status: "canceled", wallets: [] });
   });
 });
 

@@ -186,11 +186,12 @@ export const matterOperations = {
     path: "/v1/matters/{matter_id}/close",
     scope: "matters:write",
     tag: "Matters",
-    summary: "Close a matter; afterwards it refuses writes to itself and its children.",
+    summary:
+      "Close a matter; afterwards it refuses writes to itself and its children. Its queued and running jobs are canceled with it.",
     successStatus: 200,
     body: CloseMatterBody,
     response: Matter,
     idempotent: true,
-    events: ["matter.closed"],
+    events: ["matter.closed", "job.canceled"],
   }),
 };

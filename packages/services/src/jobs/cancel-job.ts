@@ -6,7 +6,7 @@ import { writeStamp } from "../audit";
 import type { WriteContext } from "../context";
 import { settleAssetMapOfJob } from "./job-outcome-hooks";
 import { lockJob } from "./load-job";
-import { presentJob } from "./present-job";
+import { type JobRow, presentJob } from "./present-job";
 
 /** Channel a worker listens on: a running job named here stops, and its result is discarded. */
 export const JOB_CANCEL_CHANNEL = "crs_job_canceled";
@@ -20,9 +20,17 @@ export async function cancelJob(
   write: WriteContext,
   { params }: OperationInput<typeof jobOperations.cancel>,
 ): Promise<Job> {
-  const { tx, actor } = write;
-  const row = await lockJob(tx, actor, params.job_id);
+  const row = await lockJob(write.tx, write.actor, params.job_id);
   if (isTerminalJobStatus(row.status)) return presentJob(row);
+  return cancelLockedJob(write, row);
+}
+
+/**
+ * The cancel transition of a queued or running job whose row the caller has locked (`lockJob`, or
+ * `SELECT … FOR UPDATE`): the job, its `job.canceled` event and its asset map, in the caller's transaction.
+ */
+export async function cancelLockedJob(write: WriteContext, row: JobRow): Promise<Job> {
+  const { tx, actor } = write;
   // remove_job deletes a waiting graphile job; one a worker has just locked loses its key and its
   // retries, and its run finds the row canceled and does nothing.
   await tx.execute(sql`select graphile_worker.remove_job(${row.id})`);
