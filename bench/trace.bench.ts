@@ -8,16 +8,17 @@
  *   allocated once and restored after each run, as the engine's are pooled. A second
  *   floor, the same reach respecting time in one pass over the events in time order, is printed
  *   beside it: what a time-respecting trace cannot avoid (every event is looked at once).
- * - Engine, worst case: the 50 busiest users as subjects from block 1, max_hops 7, no hub limit and
- *   no budget, so the trace covers most of the graph. `computeTraceOnGraph` = the event-order walk with
- *   exact taint (what a 2x target applies to), its arrays given back after each run as `traceOutflows`
+ * - Engine, worst case (a stress figure): the 50 busiest users as subjects from block 1, max_hops 7, no
+ *   hub limit and no budget, so the trace covers most of the graph. `computeTraceOnGraph` = the
+ *   event-order walk with exact taint, its arrays given back after each run as `traceOutflows`
  *   does; the full `traceOutflows` (result assembly with every edge as a JSON object) is timed once on
  *   its own. "discovery only" is the first half of the engine a provider's trace runs (discovery, then
  *   the sweep), over the same graph. Under each case, its ledger floor: the addresses that case opened,
  *   at the events that opened them, each event moving only their exact balances; the engine's own
  *   overhead is its time over that floor, and the floor over the BFS is what exact time-ordered
  *   ledgers cost that a BFS does not.
- * - Engine, typical: the planted peel-chain subjects with default settings, full `traceOutflows`; then
+ * - Engine, typical (what the 2x aim is held to; ARCHITECTURE.md, "The trace engine", says why not the
+ *   stress case): the planted peel-chain subjects with default settings, full `traceOutflows`; then
  *   the engine alone (`computeTraceOnGraph`) beside the bare BFS from the same subject at the same hops.
  *   The BFS is not bound by time, so from one subject it reaches far more of the graph than the trace;
  *   the ratio says what a typical trace costs next to touching its subject's hop-limited neighbourhood once.
