@@ -30,14 +30,19 @@ let labels: ReturnType<typeof parseLabelDocument>;
 let controls: ReturnType<typeof parseIssuerDocument>;
 let anvilResult: TraceResult;
 
-function trace(provider: EvmRpcProvider | SyntheticChainProvider) {
+/** Traces `traced` (the scenario's subject by default) from `from` (its incident block) to the head. */
+function trace(
+  provider: EvmRpcProvider | SyntheticChainProvider,
+  traced: string = subject,
+  from = BigInt(INCIDENT_BLOCK),
+) {
   return traceOutflows(
     {
       network: NETWORK,
       subjects: [
         {
-          address: subject,
-          incident_block: BigInt(INCIDENT_BLOCK),
+          address: traced,
+          incident_block: from,
           source_refs: [
             { source_id: "case-judgment-1", source_type: "judgment", title: "Judgment", uri: null, hash: null },
           ],
@@ -166,27 +171,7 @@ describe("trace over a real EVM node (anvil)", () => {
     // sides[0] received 10,000 TUSD in the peel chain and never moved it: traced from the head block on,
     // the trace reads no transfer of it, so the holding and the token's decimals come from the node.
     const provider = new EvmRpcProvider({ url: chain.url, network: NETWORK, now: () => new Date(TRACED_AT) });
-    const result = await traceOutflows(
-      {
-        network: NETWORK,
-        subjects: [
-          {
-            address: sides[0]!,
-            incident_block: headBlock,
-            source_refs: [
-              { source_id: "case-judgment-1", source_type: "judgment", title: "Judgment", uri: null, hash: null },
-            ],
-          },
-        ],
-        traced_at: TRACED_AT,
-        to_block: headBlock,
-      },
-      {
-        provider,
-        labels: createLabelIndex(labels),
-        issuers: createIssuerRegistry([...KNOWN_ISSUER_CONTROLS, ...controls]),
-      },
-    );
+    const result = await trace(provider, sides[0]!, headBlock);
     expect(result.edges).toEqual([]);
     expect(
       result.stablecoin_exposures.map((s) => [s.wallet, s.basis, s.amount.amount, s.balance?.block, s.frozen]),

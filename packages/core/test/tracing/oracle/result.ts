@@ -861,6 +861,21 @@ export async function assembleTraceResult(
     };
   });
 
+  const lastBlock = BigInt(computation.toBlock);
+  const freezeOf = async (controls: IssuerControls, address: string) => {
+    let frozen: boolean | null = null;
+    let frozenReason: string | null = null;
+    let frozenRefs: string[] = [];
+    if (controls.freeze_check === null) frozenReason = "the token has no on-chain freeze list";
+    else if (!provider.freezeStatus) frozenReason = "the provider cannot read freeze lists";
+    else {
+      const fact = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
+      frozen = fact.frozen;
+      frozenReason = fact.reason;
+      frozenRefs = [chainSource(fact.source_ref)];
+    }
+    return { frozen, frozenReason, frozenRefs };
+  };
   const stableHoldings = request.include_stablecoins
     ? holdings.flatMap((holding) => {
         const info = assetInfo[holding.asset]!;
@@ -868,7 +883,6 @@ export async function assembleTraceResult(
         return controls ? [{ ...holding, controls }] : [];
       })
     : [];
-  const lastBlock = BigInt(computation.toBlock);
   const stablecoinExposures: StablecoinExposure[] = await inBatches(
     stableHoldings,
     context.fetchConcurrency,
@@ -893,17 +907,7 @@ export async function assembleTraceResult(
           balanceReason = "the provider read a balance below zero at the last block, which no address holds";
         else balanceReason = "the provider could not read the balance at the last block";
       } else balanceReason = "the provider does not read balances";
-      let frozen: boolean | null = null;
-      let frozenReason: string | null = null;
-      let frozenRefs: string[] = [];
-      if (controls.freeze_check === null) frozenReason = "the token has no on-chain freeze list";
-      else if (!provider.freezeStatus) frozenReason = "the provider cannot read freeze lists";
-      else {
-        const fact = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
-        frozen = fact.frozen;
-        frozenReason = fact.reason;
-        frozenRefs = [chainSource(fact.source_ref)];
-      }
+      const { frozen, frozenReason, frozenRefs } = await freezeOf(controls, address);
       return {
         issuer: controls.issuer,
         asset: keyOf(asset),
@@ -970,17 +974,7 @@ export async function assembleTraceResult(
           }),
       source_refs: refs,
     });
-    let frozen: boolean | null = null;
-    let frozenReason: string | null = null;
-    let frozenRefs: string[] = [];
-    if (controls.freeze_check === null) frozenReason = "the token has no on-chain freeze list";
-    else if (!provider.freezeStatus) frozenReason = "the provider cannot read freeze lists";
-    else {
-      const status = await provider.freezeStatus(controls.contract, address, controls.freeze_check, lastBlock, signal);
-      frozen = status.frozen;
-      frozenReason = status.reason;
-      frozenRefs = [chainSource(status.source_ref)];
-    }
+    const { frozen, frozenReason, frozenRefs } = await freezeOf(controls, address);
     stablecoinExposures.push({
       issuer: controls.issuer,
       asset: assetKey(info),
