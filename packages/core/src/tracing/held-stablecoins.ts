@@ -12,30 +12,31 @@ export interface HeldStablecoin {
 }
 
 /**
- * What each subject holds at `lastBlock` of the tokens of `issuers` on `network` that it did not move
- * in the window (`moved(address, contract)` false): a trace reads transfers, so a holding that never
- * moves is otherwise not seen, and it is the first thing an issuer can freeze. One balance read per
- * subject and token; a token a holding is read in is described by the trace's own assets when it moved
- * elsewhere in the trace, else by the provider (`assetOf`), else by the registry's symbol alone
- * (decimals unknown). Holdings of nothing, and reads the provider could not give, are left out.
+ * What each subject holds at `lastBlock` of the tokens of `issuers` on `network` that the trace did not
+ * follow for it (`traced(address, contract)` false: no ledger of it opened, no taint of it reached the
+ * subject): a trace reads transfers, so a holding that never moves is otherwise not seen, and it is the
+ * first thing an issuer can freeze. A holding the trace follows is listed from the trace, never twice.
+ * One balance read per subject and token; a token a holding is read in is described by the trace's own
+ * assets when it moved elsewhere in the trace, else by the provider (`assetOf`), else by the registry's
+ * symbol alone (decimals unknown). Holdings of nothing, and reads the provider could not give, are left out.
  */
 export async function readHeldStablecoins(input: {
   provider: ChainProvider;
   issuers: IssuerRegistry;
   network: Network;
   subjects: readonly string[];
-  moved: (address: string, contract: string) => boolean;
+  traced: (address: string, contract: string) => boolean;
   knownAssets: readonly AssetRef[];
   lastBlock: bigint;
   concurrency: number;
   signal: AbortSignal | undefined;
 }): Promise<HeldStablecoin[]> {
-  const { provider, issuers, network, subjects, moved, knownAssets, lastBlock, signal } = input;
+  const { provider, issuers, network, subjects, traced, knownAssets, lastBlock, signal } = input;
   const balanceAt = provider.balanceAt?.bind(provider);
   if (!balanceAt) return [];
   const tokens = issuers.entries.filter((controls) => controls.network === network);
   const wanted = subjects.flatMap((address) =>
-    tokens.filter((controls) => !moved(address, controls.contract)).map((controls) => ({ address, controls })),
+    tokens.filter((controls) => !traced(address, controls.contract)).map((controls) => ({ address, controls })),
   );
   const assets = new Map<string, Promise<AssetRef>>();
   const assetFor = (controls: IssuerControls): Promise<AssetRef> => {

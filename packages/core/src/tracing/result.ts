@@ -1001,7 +1001,7 @@ export async function assembleTraceResult(
     return [...new Set([...refs, ...sent, ...caseRefsOf(graph.addressOf(node))])].sort();
   };
   const lastBlock = BigInt(computation.toBlock);
-  // And what each subject the trace read holds of an issuer's token it did not move: read from the chain.
+  // And what each subject the trace read holds of an issuer's token the trace did not follow: read from the chain.
   const assetIndexOf = new Map(assetInfo.map((info, a) => [info.contract, a]));
   const held = request.include_stablecoins
     ? await readHeldStablecoins({
@@ -1011,10 +1011,11 @@ export async function assembleTraceResult(
         subjects: request.subjects
           .map((subject) => subject.address)
           .filter((address) => !subjectCutOff(graph.nodeOf(address))),
-        moved: (address, contract) => {
+        traced: (address, contract) => {
           const node = graph.nodeOf(address);
           const a = assetIndexOf.get(contract);
-          return node !== undefined && a !== undefined && sweep.entryOf(node, a) !== undefined;
+          if (node === undefined || a === undefined) return false;
+          return sweep.entryOf(node, a) !== undefined || (sweep.receivedBy.get(node * assetCount + a) ?? 0n) > 0n;
         },
         knownAssets: assetInfo,
         lastBlock,

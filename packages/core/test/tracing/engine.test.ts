@@ -1317,6 +1317,24 @@ describe("exposures", () => {
       });
     }
 
+    for (const viaProvider of [false, true]) {
+      it(`is not read again where the trace lists the holding: taint one subject sent another before its incident (${viaProvider ? "provider" : "preloaded graph"})`, async () => {
+        // Subject 1 sends 40 USDX to subject 5 at block 2; 5's incident is block 5 and it never moves them.
+        const sent = chainOf([[1, 5, 40_000_000, 2]], { genesis: [[1, 100_000_000]] });
+        const result = await traceChain(sent, {
+          subjects: [
+            [1, 1],
+            [5, 5],
+          ],
+          viaProvider,
+        });
+        const atFive = (exposures: Array<{ wallet: string; basis: string; amount: { amount: string | null } }>) =>
+          exposures.filter((e) => e.wallet === addr(5)).map((e) => [e.basis, e.amount.amount]);
+        expect(atFive(result.token_exposures)).toEqual([["received", "40"]]);
+        expect(atFive(result.stablecoin_exposures)).toEqual([["received", "40"]]);
+      });
+    }
+
     it("is described by the provider when no traced transfer moved the token", async () => {
       // Through a provider the trace knows only the assets it read transfers of: here only ETH.
       const ethOnly = chainOf([[1, 2, 40, 2, "eth"]], {

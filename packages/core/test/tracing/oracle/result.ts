@@ -944,8 +944,14 @@ export async function assembleTraceResult(
             const skipped = node !== undefined && (state.flags[node]! & NODE_SKIPPED) !== 0;
             return !skipped && !state.truncation.has("deadline");
           }),
-        moved: (address, contract) =>
-          sweep.entries.some(([node, a]) => node === graph.nodeOf(address) && assetInfo[a]!.contract === contract),
+        traced: (address, contract) =>
+          sweep.entries.some(([node, a]) => node === graph.nodeOf(address) && assetInfo[a]!.contract === contract) ||
+          [...sweep.receivedBy].some(
+            ([key, units]) =>
+              units > 0n &&
+              Math.floor(key / assetCount) === graph.nodeOf(address) &&
+              assetInfo[key % assetCount]!.contract === contract,
+          ),
         knownAssets: assetInfo,
         lastBlock,
         concurrency: context.fetchConcurrency,
