@@ -132,11 +132,14 @@ describe("batched webhook claims", () => {
       updateWebhookEndpoint(w, { params: { webhook_endpoint_id: closed.id }, body: { status: "disabled" } }),
     );
     // Disabling ended the closed endpoint's queued delivery; one more for it, queued behind the PATCH's back.
+    // Due a second ago: the claim compares with the worker's clock in milliseconds, and the database's now()
+    // carries microseconds, so a row due "now" could still be ahead of a claim made within the same millisecond.
     const rows = await deliveriesOf(org);
     const toOpen = rows.filter((row) => row.webhook_endpoint_id === open.id).map((row) => row.id);
     const toClosed = rows.filter((row) => row.webhook_endpoint_id === closed.id).map((row) => row.id);
     expect(toOpen).toHaveLength(2);
-    await deps.sql`update webhook_deliveries set status = 'queued', last_error = null, next_attempt_at = now()
+    await deps.sql`update webhook_deliveries
+                      set status = 'queued', last_error = null, next_attempt_at = now() - interval '1 second'
                     where id = ${toClosed[0] ?? ""}`;
 
     const claims = await claimWebhookDeliveries(deps, refOf(org, toOpen[0] ?? ""), {
