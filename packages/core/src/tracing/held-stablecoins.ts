@@ -1,4 +1,5 @@
 import { usableBalance } from "./amounts";
+import { inBatches } from "./batches";
 import type { IssuerControls, IssuerRegistry } from "./issuer-registry";
 import type { AmountFact, AssetRef, ChainProvider, Network } from "./types";
 
@@ -53,20 +54,10 @@ export async function readHeldStablecoins(input: {
     }
     return asset;
   };
-  const held: Array<HeldStablecoin | null> = [];
-  const step = Math.max(1, input.concurrency);
-  for (let start = 0; start < wanted.length; start += step) {
-    signal?.throwIfAborted();
-    const batch = wanted.slice(start, start + step);
-    held.push(
-      ...(await Promise.all(
-        batch.map(async ({ address, controls }) => {
-          const asset = await assetFor(controls);
-          const fact = usableBalance(await balanceAt(address, asset, lastBlock, signal));
-          return fact && fact.amount > 0n ? { address, asset, controls, fact } : null;
-        }),
-      )),
-    );
-  }
+  const held = await inBatches(wanted, input.concurrency, async ({ address, controls }) => {
+    const asset = await assetFor(controls);
+    const fact = usableBalance(await balanceAt(address, asset, lastBlock, signal));
+    return fact && fact.amount > 0n ? { address, asset, controls, fact } : null;
+  });
   return held.filter((holding): holding is HeldStablecoin => holding !== null);
 }

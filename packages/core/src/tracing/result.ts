@@ -1,5 +1,6 @@
 import { hashCanonical } from "../hashing";
 import { assetKey, type ResultAmount, toResultAmount, usableBalance, valueInUsd } from "./amounts";
+import { inBatches } from "./batches";
 import type { TraceComputation } from "./computation";
 import { NODE_EXPANDED, NODE_HUB, NODE_SKIPPED, NODE_SUBJECT, type TruncationReason, UNREACHED } from "./discovery";
 import { readHeldStablecoins } from "./held-stablecoins";
@@ -342,14 +343,6 @@ function timeOrderOf(events: NumberColumn): number[] {
     return order;
   }
   return Array.from({ length: count }, (_, i) => i).sort((a, b) => events[a]! - events[b]! || a - b);
-}
-
-async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let start = 0; start < items.length; start += size) {
-    out.push(...(await Promise.all(items.slice(start, start + size).map(run))));
-  }
-  return out;
 }
 
 /** Builds the result from the computation; reads holdings and freeze status from the provider where it can. */

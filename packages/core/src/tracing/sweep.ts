@@ -579,7 +579,7 @@ export function runSweepOverBigint(input: SweepInput): SweepResult {
     const own = ledger.openingTaint(id);
     const held = (isSubject ? heldForSubject.get(key) : undefined) ?? 0n;
     heldForSubject.delete(key);
-    const covered = own <= 0n ? 0n : own < held ? own : held;
+    const covered = own < held ? own : held;
     totals[a]!.subjectTaint += own - covered;
     if (held > covered) {
       totals[a]!.unexplored += held - covered;

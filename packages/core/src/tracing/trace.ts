@@ -1,4 +1,5 @@
 import { assetKey, normalizeAddress, type UsdPrice, usableBalance } from "./amounts";
+import { inBatches } from "./batches";
 import type { CaseSourceRef, NormalizedTraceRequest, TraceBudget, TraceComputation } from "./computation";
 import { DiscoveryState, type FetchRequest, runDiscovery, type TruncationReason } from "./discovery";
 import { resetWalkTables, runEventOrderTrace } from "./event-order";
@@ -536,17 +537,12 @@ async function computeTraceOverProvider(
   }
   const balanceAt = provider.balanceAt?.bind(provider);
   if (balanceAt) {
-    for (let start = 0; start < wanted.length; start += concurrency) {
-      const batch = wanted.slice(start, start + concurrency);
-      const facts = await Promise.all(
-        batch.map((item) =>
-          balanceAt(graph.addressOf(item.node), graph.assets[item.asset]!, BigInt(item.block), signal),
-        ),
-      );
-      batch.forEach((item, i) => {
-        opening.set(`${item.node}|${item.asset}`, usableBalance(facts[i]));
-      });
-    }
+    const facts = await inBatches(wanted, concurrency, (item) =>
+      balanceAt(graph.addressOf(item.node), graph.assets[item.asset]!, BigInt(item.block), signal),
+    );
+    wanted.forEach((item, i) => {
+      opening.set(`${item.node}|${item.asset}`, usableBalance(facts[i]));
+    });
   }
 
   const ledger = new TaintLedger(request.taint_model);
