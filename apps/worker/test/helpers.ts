@@ -1,5 +1,6 @@
-import { createServiceDeps, type ResolveHostname } from "@crs/services";
-import type { WorkerLogger } from "../src/logger";
+import { createServiceDeps, type ResolveHostname, type ServiceDeps } from "@crs/services";
+import { silentLogger, type WorkerLogger } from "../src/logger";
+import { type RunningWorker, type StartWorkerOptions, startWorker } from "../src/runner";
 
 export interface LogEntry {
   level: "error" | "warn" | "info" | "debug";
@@ -74,5 +75,25 @@ export function createTestServiceDeps(
     publicBaseUrl: "http://127.0.0.1:3000",
     poolSize: options.poolSize ?? 4,
     ...(options.resolveHostname ? { resolveHostname: options.resolveHostname } : {}),
+  });
+}
+
+/**
+ * A worker on the test database for a test: one job at a time, no schedule, polling every 100 ms, quiet.
+ * `options` replace any of these and add the rest (probe tasks, executors, providers, delivery settings).
+ */
+export function startTestWorker(
+  databaseUrl: string,
+  deps: ServiceDeps,
+  options: Partial<Omit<StartWorkerOptions, "databaseUrl" | "deps">> = {},
+): Promise<RunningWorker> {
+  return startWorker({
+    databaseUrl,
+    deps,
+    concurrency: 1,
+    logger: silentLogger,
+    cronItems: [],
+    pollInterval: 100,
+    ...options,
   });
 }

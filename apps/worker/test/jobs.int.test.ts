@@ -24,9 +24,8 @@ import { closeMatter } from "@crs/services/matters/close-matter";
 import { createMatter } from "@crs/services/matters/create-matter";
 import { retrieveMatterDashboard } from "@crs/services/matters/retrieve-matter-dashboard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, deferred, waitUntil, within } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, deferred, startTestWorker, waitUntil, within } from "./helpers";
 
 const appDir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -43,13 +42,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url, { poolSize: 6 });
   realTrace = (await import("@crs/services")).JOB_EXECUTORS["crypto.trace"];
-  worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
+  worker = await startTestWorker(database.url, deps, {
     concurrency: 3,
-    logger: silentLogger,
-    cronItems: [],
-    pollInterval: 100,
     jobRuns: { leaseMs: 3_000, retryBaseMs: 100 },
     jobExecutors: {
       "crypto.trace": async (row, context) => {

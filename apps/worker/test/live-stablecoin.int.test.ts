@@ -31,9 +31,8 @@ import { createPublicClient, type Hex, http, parseAbi, parseEventLogs } from "vi
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveTraceSourceFromEnv } from "../src/jobs/live-chain";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, waitUntil } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, startTestWorker, waitUntil } from "./helpers";
 
 let scenario: StablecoinScenario;
 let workDir: string;
@@ -72,13 +71,7 @@ async function call(procedure: string, input: { params?: Record<string, unknown>
 
 /** Runs one worker on `source` (as the live organizations' provider), maps the subject, and reads the map back. */
 async function mapWith(source: TraceSource): Promise<AssetMap> {
-  const worker: RunningWorker = await startWorker({
-    databaseUrl: database.url,
-    deps,
-    concurrency: 1,
-    logger: silentLogger,
-    cronItems: [],
-    pollInterval: 100,
+  const worker: RunningWorker = await startTestWorker(database.url, deps, {
     traceProviders: createTraceProviders(source),
   });
   try {

@@ -21,9 +21,8 @@ import { mnemonicToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveTraceSourceFromEnv } from "../src/jobs/live-chain";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, waitUntil } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, startTestWorker, waitUntil } from "./helpers";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 const accounts = Array.from({ length: 6 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }));
@@ -87,13 +86,8 @@ beforeAll(async () => {
     CHAIN_NATIVE_TRANSFERS: "trace_filter",
     CHAIN_LABEL_FILES: labelFile,
   });
-  worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
+  worker = await startTestWorker(database.url, deps, {
     concurrency: 2,
-    logger: silentLogger,
-    cronItems: [],
-    pollInterval: 100,
     traceProviders: createTraceProviders(live),
   });
 }, 120_000);

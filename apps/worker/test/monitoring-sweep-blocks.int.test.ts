@@ -2,9 +2,8 @@ import { type ChainProvider, SyntheticChainProvider, SyntheticChainWriter } from
 import { createTestDatabase } from "@crs/db/testing";
 import { issueSandboxKey, MONITORING_SWEEP_TASK, type TraceProviders } from "@crs/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, waitUntil } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, startTestWorker, waitUntil } from "./helpers";
 import { createWatchedMatter } from "./watched-matter";
 
 /** A watched address that is new to the watchlist (cursor null) on a chain whose finalized head is 250,000. */
@@ -56,12 +55,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url);
   // No schedule: the test queues each sweep itself, as the cron item would.
-  worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
-    concurrency: 1,
-    logger: silentLogger,
-    cronItems: [],
+  worker = await startTestWorker(database.url, deps, {
     traceProviders: providers,
   });
 });

@@ -1,9 +1,8 @@
 import { createTestDatabase } from "@crs/db/testing";
 import { issueSandboxKey, MONITORING_SWEEP_TASK } from "@crs/services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, waitUntil } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, startTestWorker, waitUntil } from "./helpers";
 import { createWatchedMatter } from "./watched-matter";
 
 /** On the sandbox's synthetic chain: a user that deals with an exchange and holds the stablecoin. */
@@ -17,7 +16,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url);
   // No schedule: the test queues the sweep itself, as the cron item would.
-  worker = await startWorker({ databaseUrl: database.url, deps, concurrency: 2, logger: silentLogger, cronItems: [] });
+  worker = await startTestWorker(database.url, deps, { concurrency: 2 });
 });
 
 afterAll(async () => {

@@ -7,8 +7,7 @@ import { retrieveJob } from "@crs/services/jobs/retrieve-job";
 import { makeWorkerUtils, type Task, type WorkerEvents, type WorkerUtils } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger, toGraphileLogger } from "../src/logger";
-import { startWorker } from "../src/runner";
-import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil, within } from "./helpers";
+import { createCapturingLogger, createTestServiceDeps, deferred, startTestWorker, waitUntil, within } from "./helpers";
 
 async function apiJob(tenant: { organizationId: string; environment: "sandbox" }, id: string) {
   return retrieveJob(
@@ -87,13 +86,9 @@ async function finishJobDuringStop(outcome: "complete" | "fail") {
   const logger = createCapturingLogger();
   const [clock] = await connection.client<{ now: Date }[]>`select now() as now`;
   const since = clock?.now ?? new Date(0);
-  const worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
-    concurrency: 1,
+  const worker = await startTestWorker(database.url, deps, {
     logger,
     taskList: { [identifier]: probe },
-    cronItems: [],
     events,
   });
   const job = await utils.addJob(identifier, {});
@@ -141,13 +136,7 @@ describe("worker shutdown", () => {
     // Each worker runs the job until its shutdown aborts it, as a long trace would at every deploy.
     const stopDuringRun = async () => {
       const started = deferred();
-      const worker = await startWorker({
-        databaseUrl: database.url,
-        deps,
-        concurrency: 1,
-        logger: silentLogger,
-        cronItems: [],
-        pollInterval: 100,
+      const worker = await startTestWorker(database.url, deps, {
         jobExecutors: {
           "crypto.trace": async (row, context) => {
             runsSeen.push(row.attempts);
@@ -179,13 +168,7 @@ describe("worker shutdown", () => {
   }, 120_000);
 
   it("can be stopped twice", async () => {
-    const worker = await startWorker({
-      databaseUrl: database.url,
-      deps,
-      concurrency: 1,
-      logger: silentLogger,
-      cronItems: [],
-    });
+    const worker = await startTestWorker(database.url, deps);
     await Promise.all([worker.stop(), worker.stop()]);
     await worker.stop();
     await expect(worker.done).resolves.toBeUndefined();

@@ -4,9 +4,8 @@ import { issueSandboxKey, runWrite, systemActor } from "@crs/services";
 import { createMatter } from "@crs/services/matters/create-matter";
 import type { Task } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/logger";
-import { type RunningWorker, startWorker } from "../src/runner";
-import { createTestServiceDeps, deferred, waitUntil, within } from "./helpers";
+import type { RunningWorker } from "../src/runner";
+import { createTestServiceDeps, deferred, startTestWorker, waitUntil, within } from "./helpers";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let deps: ReturnType<typeof createTestServiceDeps>;
@@ -45,12 +44,8 @@ const followUp: Task = async (raw) => {
 beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url);
-  worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
+  worker = await startTestWorker(database.url, deps, {
     concurrency: 2,
-    logger: silentLogger,
-    cronItems: [],
     taskList: { "test.write_then_follow_up": writeThenFollowUp, "test.follow_up": followUp },
   });
 });

@@ -12,8 +12,7 @@ import { createMatter } from "@crs/services/matters/create-matter";
 import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-endpoint";
 import { updateWebhookEndpoint } from "@crs/services/webhooks/update-webhook-endpoint";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startWorker } from "../../src/runner";
-import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil } from "../helpers";
+import { createCapturingLogger, createTestServiceDeps, deferred, startTestWorker, waitUntil } from "../helpers";
 import { guardLoopbackOnly, mintSandboxOrg, type Org, type Receiver, startReceiver, writeAs } from "./support";
 
 const WINDOW = { windowMs: 60_000 };
@@ -224,12 +223,8 @@ describe("a worker stopped in the middle of a batch", () => {
     const settings = { timeoutMs: 30_000, leaseMarginMs: 1_000, batchSize: 5 };
     const logger = createCapturingLogger();
 
-    const first = await startWorker({
-      databaseUrl: database.url,
-      deps,
-      concurrency: 1,
+    const first = await startTestWorker(database.url, deps, {
       logger,
-      cronItems: [],
       pollInterval: 50,
       webhookDelivery: settings,
     });
@@ -245,12 +240,9 @@ describe("a worker stopped in the middle of a batch", () => {
     expect(jobs.map((job) => job.key)).toEqual(stopped.map((row) => row.id));
     expect(jobs.every((job) => !job.locked)).toBe(true);
 
-    const second = await startWorker({
-      databaseUrl: database.url,
-      deps,
+    const second = await startTestWorker(database.url, deps, {
       concurrency: 2,
       logger,
-      cronItems: [],
       pollInterval: 50,
       webhookDelivery: settings,
     });

@@ -15,8 +15,8 @@ import { createWebhookEndpoint } from "@crs/services/webhooks/create-webhook-end
 import { deleteWebhookEndpoint } from "@crs/services/webhooks/delete-webhook-endpoint";
 import { updateWebhookEndpoint } from "@crs/services/webhooks/update-webhook-endpoint";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type RunningWorker, startWorker } from "../../src/runner";
-import { createCapturingLogger, createTestServiceDeps, deferred, waitUntil } from "../helpers";
+import type { RunningWorker } from "../../src/runner";
+import { createCapturingLogger, createTestServiceDeps, deferred, startTestWorker, waitUntil } from "../helpers";
 import {
   createSwitchableResolver,
   guardLoopbackOnly,
@@ -47,12 +47,9 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   deps = createTestServiceDeps(database.url, { resolveHostname: resolver, poolSize: 8 });
-  worker = await startWorker({
-    databaseUrl: database.url,
-    deps,
+  worker = await startTestWorker(database.url, deps, {
     concurrency: 4,
     logger,
-    cronItems: [],
     pollInterval: 50,
     webhookDelivery: { retrySchedule: SCHEDULE, timeoutMs: TIMEOUT_MS, leaseMarginMs: 500, jitter: () => 0 },
     webhookRecoveryIntervalMs: 200,

@@ -862,7 +862,8 @@ export async function assembleTraceResult(
   });
 
   const lastBlock = BigInt(computation.toBlock);
-  const freezeOf = async (controls: IssuerControls, address: string) => {
+  /** What an exposure says of the issuer's hold on a holding: the live freeze read and the controls. */
+  const issuerHoldOf = async (controls: IssuerControls, address: string) => {
     let frozen: boolean | null = null;
     let frozenReason: string | null = null;
     let frozenRefs: string[] = [];
@@ -874,7 +875,14 @@ export async function assembleTraceResult(
       frozenReason = fact.reason;
       frozenRefs = [chainSource(fact.source_ref)];
     }
-    return { frozen, frozenReason, frozenRefs };
+    return {
+      frozen,
+      frozen_reason: frozenReason,
+      frozen_source_refs: frozenRefs,
+      freeze_capability_notes: describeFreezeCapability(controls),
+      remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
+      review_required: true as const,
+    };
   };
   const stableHoldings = request.include_stablecoins
     ? holdings.flatMap((holding) => {
@@ -907,7 +915,6 @@ export async function assembleTraceResult(
           balanceReason = "the provider read a balance below zero at the last block, which no address holds";
         else balanceReason = "the provider could not read the balance at the last block";
       } else balanceReason = "the provider does not read balances";
-      const { frozen, frozenReason, frozenRefs } = await freezeOf(controls, address);
       return {
         issuer: controls.issuer,
         asset: keyOf(asset),
@@ -918,12 +925,7 @@ export async function assembleTraceResult(
         basis,
         balance,
         balance_reason: balanceReason,
-        frozen,
-        frozen_reason: frozenReason,
-        frozen_source_refs: frozenRefs,
-        freeze_capability_notes: describeFreezeCapability(controls),
-        remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
-        review_required: true as const,
+        ...(await issuerHoldOf(controls, address)),
         source_refs: [...new Set([...holdingSourceIds(node), issuerSource(controls)])].sort(),
       } satisfies StablecoinExposure;
     },
@@ -980,7 +982,6 @@ export async function assembleTraceResult(
           }),
       source_refs: refs,
     });
-    const { frozen, frozenReason, frozenRefs } = await freezeOf(controls, address);
     stablecoinExposures.push({
       issuer: controls.issuer,
       asset: assetKey(info),
@@ -991,12 +992,7 @@ export async function assembleTraceResult(
       basis: "held",
       balance: { amount: toResultAmount(fact.amount, info), block: lastBlock.toString(), source_refs: [read] },
       balance_reason: null,
-      frozen,
-      frozen_reason: frozenReason,
-      frozen_source_refs: frozenRefs,
-      freeze_capability_notes: describeFreezeCapability(controls),
-      remediation_candidates: controls.remediation.map((action) => ({ action, review_required: true as const })),
-      review_required: true as const,
+      ...(await issuerHoldOf(controls, address)),
       source_refs: [...new Set([...refs, issuerSource(controls)])].sort(),
     });
   }
